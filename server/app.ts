@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { AppConfig } from './config';
+import { openDatabase, type Database, type Db } from './db';
+import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
+import { AttemptLimiter } from './lib/attempt-limiter';
+import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
+import authPlugin from './plugins/auth';
+import accountRoutes from './routes/accounts';
+import passwordRoutes from './routes/password';
+import emailRoutes from './routes/email';
+import partnerRoutes from './routes/partners';
+import userRoutes from './routes/user';
+import nomenclatureRoutes from './routes/nomenclature';
+import unsubscribeRoutes from './routes/unsubscribe';
+import devRoutes from './routes/dev';
+import ssoRoutes from './routes/sso';
+import publicRoutes from './routes/public';
+import registrationRoutes from './routes/registration';
+import lostRoutes from './routes/lost';
+import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: Db;
+    database: Database;
+    mailer: Mailer;
+    limits: { loginEmail: AttemptLimiter; loginAddress: AttemptLimiter; forgotEmail: AttemptLimiter };
+    flows: FlowRegistry;
+  }
+}
+
+export interface BuildOptions {
+  /** An already open database (tests share one per worker); closed by its owner, not by the app. */
+  database?: Database;
+  mailer?: Mailer;
+}
+
+/** Content-Security-Policy of every page: no inline or eval'd script (validators are precompiled). */
+function contentSecurityPolicy(config: AppConfig): string {
+  const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self'${widget}`,
+    // Chakra UI (emotion) injects <style> elements at run time.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${widget}`,
+    `frame-src 'self'${widget}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The whole HTTP application as one Fastify instance; `server.ts` only listens. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logger ? { level: 'info' } : false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
+  });
+
+  const database = options.database ?? (await openDatabase(config));
+  if (!options.database) app.addHook('onClose', () => database.close());
+  const flows = loadFlowRegistry();
+  app.decorate('config', config);
+  app.decorate('flows', flows);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('mailer', options.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new OutboxMailer(database.db)));
+  app.decorate('limits', {
+    loginEmail: new AttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
+    loginAddress: new AttemptLimiter(config.loginMaxAttempts * 5, config.loginWindowMs),
+    forgotEmail: new AttemptLimiter(5, config.loginWindowMs),
+  });
+
+  const csp = contentSecurityPolicy(config);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply.header('X-Frame-Options', 'DENY');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('Content-Security-Policy', csp);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
+    if (error instanceof FieldValidationError) {
+      return reply.code(422).send({ message: error.message, payload: error.fields });
+    }
+    if (error instanceof HttpError) {
+      if (error.statusCode === 429) reply.header('Retry-After', String((error.payload as { retry_after?: number })?.retry_after ?? 60));
+      return reply.code(error.statusCode).send({ message: error.message, payload: error.payload });
+    }
+    if ('validation' in error && error.validation) {
+      return reply.code(422).send({ message: 'Datele trimise nu sunt valide.', payload: fieldErrorsFromValidation(error) });
+    }
+    const status = 'statusCode' in error && error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error(error);
+    return reply.code(status).send({
+      message: status >= 500 ? 'A apărut o eroare. Te rugăm să încerci din nou.' : error.message,
+      payload: null,
+    });
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(authPlugin);
+  await app.register(publicRoutes, { prefix: '/api' });
+  await app.register(accountRoutes, { prefix: '/api' });
+  await app.register(passwordRoutes, { prefix: '/api' });
+  await app.register(emailRoutes, { prefix: '/api' });
+  await app.register(partnerRoutes, { prefix: '/api' });
+  await app.register(userRoutes, { prefix: '/api' });
+  await app.register(nomenclatureRoutes, { prefix: '/api' });
+  await app.register(unsubscribeRoutes, { prefix: '/api' });
+  await app.register(registrationRoutes, { prefix: '/api', registry: flows });
+  await app.register(lostRoutes, { prefix: '/api', registry: flows });
+  await app.register(devRoutes);
+  await app.register(ssoRoutes);
+
+  const indexHtml = path.join(config.staticDir, 'index.html');
+  const hasStatic = config.serveStatic && fs.existsSync(indexHtml);
+  if (hasStatic) {
+    await app.register(fastifyStatic, {
+      root: config.staticDir,
+      wildcard: false,
+      index: false,
+      maxAge: '1y',
+      immutable: true,
+      setHeaders: (res, filePath) => {
+        if (!filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (url.startsWith('/api/') || url.startsWith('/assets/') || request.method !== 'GET' || !hasStatic) {
+      return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
+    }
+    // Every other page is the browser app's: its router shows the page or the 404 copy.
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml));
+  });
+
+  return app;
+}

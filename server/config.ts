@@ -1,0 +1,73 @@
+import path from 'node:path';
+
+/** Every setting of the server, read once from the environment (README "Configuration"). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Folder of the embedded database and stored files; ':memory:' keeps the database in memory (tests). */
+  dataDir: string;
+  /** postgres://… switches from the embedded PGlite to a real PostgreSQL. */
+  databaseUrl: string | null;
+  /** Origin used in links inside mails (reset, verification, auto-login). */
+  publicUrl: string;
+  productName: string;
+  productSlug: string;
+  /** smtp://user:pass@host:port — when unset, mails stay in the database outbox (/dev/outbox). */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Dashboard application; `{dashboardUrl}/sso/{token}` is the hand-over. Default: this server's built-in page. */
+  dashboardUrl: string;
+  supportWidgetUrl: string | null;
+  /** The product's main site and contact address, linked from the questionnaire info page. */
+  siteUrl: string | null;
+  contactEmail: string | null;
+  /** Origins `/auth?callbackUrl=` may send tokens to. */
+  authCallbackOrigins: string[];
+  /** Serve the built browser app from `staticDir`. */
+  serveStatic: boolean;
+  staticDir: string;
+  logger: boolean;
+  /** Login attempts per e-mail and per client address in `loginWindowMs`. */
+  loginMaxAttempts: number;
+  loginWindowMs: number;
+  /** Access tokens expire this many days after they were issued. */
+  accessTokenTtlDays: number;
+  /** HMAC key of the id_token handed to other applications by /auth; default: a key kept in DATA_DIR. */
+  idTokenSecret: string | null;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => new URL(s).origin);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = Number(env.PORT ?? 3000);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: env.DATA_DIR ?? path.resolve('data'),
+    databaseUrl: env.DATABASE_URL || null,
+    publicUrl,
+    productName: env.PRODUCT_NAME ?? 'Ghișeu',
+    productSlug: env.PRODUCT_SLUG ?? 'ghiseu',
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'Ghișeu <no-reply@ghiseu.local>',
+    dashboardUrl: (env.DASHBOARD_URL || publicUrl).replace(/\/+$/, ''),
+    supportWidgetUrl: env.SUPPORT_WIDGET_URL || null,
+    siteUrl: env.MAIN_SITE_URL || null,
+    contactEmail: env.CONTACT_EMAIL || null,
+    authCallbackOrigins: list(env.AUTH_CALLBACK_ORIGINS),
+    serveStatic: env.SERVE_STATIC !== '0',
+    staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
+    logger: env.LOG !== '0' && env.NODE_ENV !== 'test',
+    loginMaxAttempts: Number(env.LOGIN_MAX_ATTEMPTS ?? 10),
+    loginWindowMs: Number(env.LOGIN_WINDOW_MS ?? 15 * 60 * 1000),
+    accessTokenTtlDays: Number(env.ACCESS_TOKEN_TTL_DAYS ?? 30),
+    idTokenSecret: env.ID_TOKEN_SECRET || null,
+  };
+}

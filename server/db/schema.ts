@@ -1,0 +1,197 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** Partners (unaffiliated, the credit partner `icredit`, the courier partner, ...). */
+export const partners = pgTable('partners', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  isUnaffiliated: boolean('is_unaffiliated').notNull().default(false),
+  /** Shown on the pricing step (spec 001 §2 item 8). */
+  description: text('description'),
+  /** Footnote under the price, where the spec gives one. */
+  footnote: text('footnote'),
+  sortOrder: integer('sort_order').notNull().default(0),
+  isActive: boolean('is_active').notNull().default(true),
+});
+
+/** A partner's prices; `stripePriceId` is the payment provider's price id (spec 000 §3). */
+export const partnerPrices = pgTable('partner_prices', {
+  id: serial('id').primaryKey(),
+  partnerId: integer('partner_id').notNull().references(() => partners.id),
+  description: text('description').notNull(),
+  stripePriceId: text('stripe_price_id').notNull().unique(),
+  /** Amount in bani (1/100 RON). */
+  amountBani: integer('amount_bani').notNull(),
+  currency: text('currency').notNull().default('RON'),
+  interval: text('interval').notNull().default('month'),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    /** Stored lower-cased and trimmed. */
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    registrationType: smallint('registration_type').notNull(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    referralCode: text('referral_code'),
+    marketingAccepted: boolean('marketing_accepted').notNull().default(false),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    dashboardRedirect: boolean('dashboard_redirect').notNull().default(false),
+    stopFlow: boolean('stop_flow').notNull().default(false),
+    /** Public id used in unsubscribe links; reveals nothing about the user. */
+    frontendId: text('frontend_id').notNull().unique(),
+    unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+);
+
+/** Key/value facts about a user: tracked cookies, user-source entries, acknowledgements. */
+export const userMeta = pgTable(
+  'user_meta',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    metaKey: text('meta_key').notNull(),
+    metaValue: text('meta_value').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('user_meta_user_idx').on(t.userId, t.metaKey)],
+);
+
+/**
+ * Every secret handed to a browser or a mail: access tokens, single-use auto-login links,
+ * e-mail verification and password reset tokens. Only the SHA-256 of the secret is stored.
+ */
+export const tokens = pgTable(
+  'tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['access', 'auto_login', 'email_verify', 'password_reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** For access tokens: which application asked (`/auth?source=`), else null. */
+    source: text('source'),
+    /** For auto-login links: the named route to open. */
+    redirect: text('redirect'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('tokens_hash_unique').on(t.tokenHash), index('tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+/** Mail outbox: every mail is recorded; without SMTP this is where mails are read. */
+export const outbox = pgTable('outbox', {
+  id: serial('id').primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+});
+
+export const counties = pgTable('counties', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  /** Two-letter vehicle code (AB, B, CJ, ...). */
+  code: text('code').notNull().unique(),
+  /** SIRUTA code of the county, when known. */
+  siruta: integer('siruta'),
+});
+
+export const cities = pgTable(
+  'cities',
+  {
+    id: serial('id').primaryKey(),
+    countyId: integer('county_id').notNull().references(() => counties.id),
+    name: text('name').notNull(),
+    /** municipiu, oras, comuna, sat, sector */
+    kind: text('kind').notNull(),
+    siruta: integer('siruta'),
+    /** Name without diacritics, lower-case: what search matches against. */
+    searchName: text('search_name').notNull(),
+  },
+  (t) => [
+    uniqueIndex('cities_county_name_kind_unique').on(t.countyId, t.name, t.kind),
+    index('cities_county_search_idx').on(t.countyId, t.searchName),
+  ],
+);
+
+export const seedRuns = pgTable('seed_runs', {
+  name: text('name').primaryKey(),
+  checksum: text('checksum').notNull(),
+  ranAt: timestamp('ran_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** Activities of the new-company wizard (spec 001 §2 item 1); `code` drives the flow's variants. */
+export const activities = pgTable('activities', {
+  id: integer('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  isPrimary: boolean('is_primary').notNull().default(false),
+  isActive: boolean('is_active').notNull().default(true),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+/** Matrimonial regimes (spec 001 §3 "Marital status option"). */
+export const maritalStatuses = pgTable('marital_statuses', {
+  id: integer('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  displayDescription: text('display_description').notNull(),
+  isDefault: boolean('is_default').notNull().default(false),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+/** Why a request left the flow (spec 001 §3 "Lost reason"); the questionnaire lists some of them. */
+export const lostReasons = pgTable('lost_reasons', {
+  identifier: text('identifier').primaryKey(),
+  feText: text('fe_text').notNull(),
+  feSubtext: text('fe_subtext'),
+  /** Registration types whose questionnaire shows the reason; empty: never shown as a checkbox. */
+  questionnaireTypes: integer('questionnaire_types').array().notNull().default(sql`'{}'::integer[]`),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+/**
+ * A user's wizard request (spec 000 §3 "Company request", 001 §3). `step` is the server's current
+ * step identifier; `version` grows with every change so concurrent submits cannot both win.
+ */
+export const registrationRequests = pgTable(
+  'registration_requests',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    registrationType: smallint('registration_type').notNull(),
+    step: text('step').notNull(),
+    /** in_progress, lost, submitted, paid, finalized */
+    status: text('status').notNull().default('in_progress'),
+    lostReason: text('lost_reason'),
+    formData: jsonb('form_data').$type<Record<string, unknown>>().notNull().default({}),
+    profile: jsonb('profile').$type<Record<string, unknown>>().notNull().default({}),
+    paid: boolean('paid').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('registration_requests_user_type_unique').on(t.userId, t.registrationType)],
+);

@@ -1,0 +1,76 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import type { Db } from '../db';
+import { tokens, users } from '../db/schema';
+
+export type TokenPurpose = (typeof tokens.$inferSelect)['purpose'];
+export type UserRow = typeof users.$inferSelect;
+
+export function hashToken(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Creates a random secret (256 bits), stores only its hash and returns the secret. */
+export async function issueToken(
+  db: Db,
+  userId: number,
+  purpose: TokenPurpose,
+  options: { ttlSeconds?: number; source?: string | null; redirect?: string | null } = {},
+): Promise<{ secret: string; expiresAt: Date | null }> {
+  const secret = randomBytes(32).toString('base64url');
+  const expiresAt = options.ttlSeconds ? new Date(Date.now() + options.ttlSeconds * 1000) : null;
+  await db.insert(tokens).values({
+    userId,
+    purpose,
+    tokenHash: hashToken(secret),
+    source: options.source ?? null,
+    redirect: options.redirect ?? null,
+    expiresAt,
+  });
+  return { secret, expiresAt };
+}
+
+function live(purpose: TokenPurpose, secret: string) {
+  return and(
+    eq(tokens.tokenHash, hashToken(secret)),
+    eq(tokens.purpose, purpose),
+    isNull(tokens.revokedAt),
+    or(isNull(tokens.expiresAt), gt(tokens.expiresAt, new Date())),
+  );
+}
+
+/** The token and its user when the secret is live (not revoked, not expired); single-use tokens also unused. */
+export async function findToken(db: Db, secret: string, purpose: TokenPurpose) {
+  const [row] = await db
+    .select({ token: tokens, user: users })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(live(purpose, secret));
+  return row ?? null;
+}
+
+/**
+ * Marks a single-use token as used; only the first caller wins (a concurrent second use gets
+ * null), so a link can never be used twice.
+ */
+export async function consumeToken(db: Db, secret: string, purpose: TokenPurpose) {
+  const [token] = await db
+    .update(tokens)
+    .set({ usedAt: new Date() })
+    .where(and(live(purpose, secret), isNull(tokens.usedAt)))
+    .returning();
+  if (!token) return null;
+  const [user] = await db.select().from(users).where(eq(users.id, token.userId));
+  return user ? { token, user } : null;
+}
+
+export async function revokeToken(db: Db, tokenId: number): Promise<void> {
+  await db.update(tokens).set({ revokedAt: new Date() }).where(eq(tokens.id, tokenId));
+}
+
+export async function revokeAllTokens(db: Db, userId: number, purpose: TokenPurpose): Promise<void> {
+  await db
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(tokens.userId, userId), eq(tokens.purpose, purpose), isNull(tokens.revokedAt)));
+}

@@ -1,0 +1,45 @@
+import type { Mail } from './mailer';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+function layout(product: string, paragraphs: string[], link: { href: string; label: string }, unsubscribe?: string): string {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const footer = unsubscribe
+    ? `<p style="font-size:12px;color:#666">Nu mai vrei notificări? <a href="${escapeHtml(unsubscribe)}">Dezabonare</a></p>`
+    : '';
+  return `<!doctype html><html lang="ro"><body style="font-family:sans-serif;line-height:1.5">
+<h1 style="font-size:20px">${escapeHtml(product)}</h1>
+${body}
+<p><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 16px;background:#1a56db;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>
+<p style="font-size:12px;color:#666">Dacă butonul nu funcționează, copiază adresa: ${escapeHtml(link.href)}</p>
+${footer}
+</body></html>`;
+}
+
+export function verifyEmailMail(to: string, product: string, link: string, unsubscribe: string): Mail {
+  const lines = [
+    `Bine ai venit în ${product}!`,
+    'Te rugăm să îți confirmi adresa de e-mail apăsând pe butonul de mai jos.',
+  ];
+  return {
+    to,
+    subject: `Confirmă adresa de e-mail pentru ${product}`,
+    text: `${lines.join('\n\n')}\n\nConfirmă adresa: ${link}\n\nDezabonare: ${unsubscribe}\n`,
+    html: layout(product, lines, { href: link, label: 'Confirmă adresa de e-mail' }, unsubscribe),
+  };
+}
+
+export function resetPasswordMail(to: string, product: string, link: string, ttlMinutes: number): Mail {
+  const lines = [
+    'Am primit o cerere de resetare a parolei pentru contul tău.',
+    `Linkul este valabil ${ttlMinutes} de minute și poate fi folosit o singură dată. Dacă nu ai cerut resetarea, ignoră acest mesaj.`,
+  ];
+  return {
+    to,
+    subject: `Resetează parola contului ${product}`,
+    text: `${lines.join('\n\n')}\n\nResetează parola: ${link}\n`,
+    html: layout(product, lines, { href: link, label: 'Resetează parola' }),
+  };
+}

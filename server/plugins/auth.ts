@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { findToken, type UserRow } from '../lib/tokens';
+import { unauthorized } from '../lib/http-errors';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: requires `Authorization: Bearer <access token>`; sets `request.user`. */
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+  interface FastifyRequest {
+    user: UserRow | null;
+    tokenId: number | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+export default fp(async (app) => {
+  app.decorateRequest('user', null);
+  app.decorateRequest('tokenId', null);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const secret = bearerToken(request);
+    if (!secret) throw unauthorized();
+    const found = await findToken(app.db, secret, 'access');
+    if (!found) throw unauthorized();
+    request.user = found.user;
+    request.tokenId = found.token.id;
+  });
+});

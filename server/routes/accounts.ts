@@ -1,0 +1,169 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { PASSWORD_MIN_LENGTH, PHONE_PATTERN } from '../../src/core/registration';
+import type { AuthPayload, LoginPayload, RegisterPayload } from '../../src/core/api-types';
+import { partners, userMeta, users } from '../db/schema';
+import { FieldValidationError, HttpError } from '../lib/http-errors';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/passwords';
+import { consumeToken, issueToken, revokeToken, type UserRow } from '../lib/tokens';
+import { normaliseEmail, sessionUser } from '../lib/users';
+import { signIdToken } from '../lib/id-token';
+import { sendVerificationMail } from './email';
+import { randomBytes } from 'node:crypto';
+
+const emailSchema = { type: 'string', format: 'email', maxLength: 254 } as const;
+const WRONG_CREDENTIALS = 'Datele de autentificare sunt incorecte.';
+
+const loginBody = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: emailSchema,
+    password: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+} as const;
+
+const authBody = {
+  type: 'object',
+  required: ['email', 'password', 'callbackUrl'],
+  properties: {
+    ...loginBody.properties,
+    source: { type: 'string', maxLength: 100, default: '' },
+    callbackUrl: { type: 'string', minLength: 1, maxLength: 2000 },
+  },
+} as const;
+
+const registerBody = {
+  type: 'object',
+  required: ['email', 'password', 'phone', 'marketing_accepted', 'registration_type', 'partner_id'],
+  properties: {
+    email: emailSchema,
+    password: { type: 'string', minLength: PASSWORD_MIN_LENGTH, maxLength: 200 },
+    phone: { type: 'string', pattern: PHONE_PATTERN },
+    referral_code: { type: ['string', 'null'], maxLength: 100 },
+    cookies: {
+      type: 'array',
+      maxItems: 50,
+      default: [],
+      items: {
+        type: 'object',
+        required: ['key', 'value'],
+        properties: { key: { type: 'string', minLength: 1, maxLength: 100 }, value: { type: 'string', maxLength: 2000 } },
+      },
+    },
+    marketing_accepted: { type: 'boolean', const: true },
+    registration_type: { type: 'integer', enum: [1, 2] },
+    partner_id: { type: 'integer' },
+  },
+} as const;
+
+export default (async (app) => {
+  const { db, config } = app;
+
+  /** Checks e-mail and password with the per-e-mail and per-address limits; returns the user or throws. */
+  async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
+    const key = normaliseEmail(email);
+    const blocked = Math.max(app.limits.loginEmail.blockedFor(key), app.limits.loginAddress.blockedFor(request.ip));
+    if (blocked > 0) {
+      throw new HttpError(429, 'Prea multe încercări de autentificare. Te rugăm să încerci din nou peste câteva minute.', {
+        retry_after: blocked,
+      });
+    }
+    app.limits.loginAddress.hit(request.ip);
+    const [user] = await db.select().from(users).where(eq(users.email, key));
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !ok) {
+      app.limits.loginEmail.hit(key);
+      throw new FieldValidationError({ email: [WRONG_CREDENTIALS] }, WRONG_CREDENTIALS);
+    }
+    app.limits.loginEmail.reset(key);
+    return user;
+  }
+
+  async function signIn(user: UserRow, source: string | null = null) {
+    const { secret } = await issueToken(db, user.id, 'access', { ttlSeconds: config.accessTokenTtlDays * 86400, source });
+    return { secret, user: await sessionUser(db, user, secret, config.productSlug) };
+  }
+
+  app.post<{ Body: LoginPayload }>('/login', { schema: { body: loginBody } }, async (request) => {
+    const user = await checkCredentials(request, request.body.email, request.body.password);
+    return { message: 'Te-ai autentificat.', payload: (await signIn(user)).user };
+  });
+
+  app.post<{ Body: AuthPayload }>('/auth', { schema: { body: authBody } }, async (request) => {
+    const { email, password, source, callbackUrl } = request.body;
+    let callback: URL | null = null;
+    try {
+      callback = new URL(callbackUrl);
+    } catch {
+      callback = null;
+    }
+    if (!callback || !config.authCallbackOrigins.includes(callback.origin)) {
+      throw new FieldValidationError({ callbackUrl: ['Adresa de întoarcere nu este permisă.'] }, 'Adresa de întoarcere nu este permisă.');
+    }
+    const user = await checkCredentials(request, email, password);
+    const { secret } = await signIn(user, source || callback.origin);
+    const idToken = signIdToken(app, { sub: String(user.id), email: user.email, aud: source || callback.origin });
+    callback.searchParams.set('id_token', idToken);
+    callback.searchParams.set('access_token', secret);
+    return {
+      message: 'Te-ai autentificat.',
+      payload: { id_token: idToken, access_token: secret, redirect_url: callback.toString() },
+    };
+  });
+
+  app.post<{ Body: { token: string } }>(
+    '/auto-login',
+    { schema: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 } } } } },
+    async (request) => {
+      const found = await consumeToken(db, request.body.token, 'auto_login');
+      if (!found) throw new FieldValidationError({ token: ['Linkul de autentificare a expirat sau a fost deja folosit.'] }, 'Linkul de autentificare a expirat sau a fost deja folosit.');
+      const { user } = await signIn(found.user);
+      return { message: 'Te-ai autentificat.', payload: { ...user, redirect: found.token.redirect } };
+    },
+  );
+
+  app.post('/logout', { preHandler: app.authenticate }, async (request) => {
+    await revokeToken(db, request.tokenId as number);
+    return { message: 'Te-ai deconectat.', payload: null };
+  });
+
+  app.post<{ Body: RegisterPayload }>('/register', { schema: { body: registerBody } }, async (request) => {
+    const body = request.body;
+    const email = normaliseEmail(body.email);
+    const [partner] = await db.select().from(partners).where(eq(partners.id, body.partner_id));
+    const errors: Record<string, string[]> = {};
+    if (!partner || !partner.isActive) errors.partner_id = ['Tipul de abonament ales nu există.'];
+    const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (taken) errors.email = ['Există deja un cont cu această adresă de e-mail.'];
+    if (Object.keys(errors).length) throw new FieldValidationError(errors);
+
+    const passwordHash = await hashPassword(body.password);
+    const user = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          email,
+          phone: body.phone,
+          passwordHash,
+          registrationType: body.registration_type,
+          partnerId: body.partner_id,
+          referralCode: body.referral_code?.trim() || null,
+          marketingAccepted: body.marketing_accepted,
+          frontendId: randomBytes(12).toString('base64url'),
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!created) return null;
+      const meta = body.cookies.map((c) => ({ userId: created.id, metaKey: c.key, metaValue: c.value }));
+      if (body.referral_code?.trim()) meta.push({ userId: created.id, metaKey: 'referral_code', metaValue: body.referral_code.trim() });
+      if (meta.length) await tx.insert(userMeta).values(meta);
+      return created;
+    });
+    // Two simultaneous registrations with one e-mail: the unique index lets only one through.
+    if (!user) throw new FieldValidationError({ email: ['Există deja un cont cu această adresă de e-mail.'] });
+
+    await sendVerificationMail(app, user);
+    return { message: 'Contul a fost creat.', payload: (await signIn(user)).user };
+  });
+}) satisfies FastifyPluginAsync;

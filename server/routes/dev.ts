@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { readOutbox } from '../mail/mailer';
+import { escapeHtml } from '../mail/templates';
+
+/**
+ * The mail outbox for local use and tests: registered only while mails stay in the database
+ * (no SMTP_URL). With SMTP configured these routes do not exist.
+ */
+export default (async (app) => {
+  if (app.mailer.kind !== 'outbox') return;
+
+  app.get<{ Querystring: { to?: string } }>(
+    '/api/dev/outbox',
+    { schema: { querystring: { type: 'object', properties: { to: { type: 'string', maxLength: 254 } } } } },
+    async (request) => ({ message: '', payload: await readOutbox(app.db, { to: request.query.to }) }),
+  );
+
+  app.get('/dev/outbox', async (_request, reply) => {
+    const mails = await readOutbox(app.db);
+    const items = mails
+      .map(
+        (m) => `<article><h2>${escapeHtml(m.subject)}</h2>
+<p><strong>Către:</strong> ${escapeHtml(m.to)} · ${escapeHtml(new Date(m.created_at).toLocaleString('ro-RO'))}</p>
+<pre>${escapeHtml(m.text)}</pre>
+<ul>${m.links.map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`).join('')}</ul></article>`,
+      )
+      .join('<hr>');
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="ro"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>Outbox</title></head>
+<body style="font-family:sans-serif;max-width:800px;margin:auto;padding:16px"><h1>Outbox (${mails.length})</h1>
+<p>Mailurile trimise de aplicație cât timp nu este configurat SMTP (cele mai noi primele).</p>
+${items || '<p>Niciun mail.</p>'}</body></html>`);
+  });
+}) satisfies FastifyPluginAsync;

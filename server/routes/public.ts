@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { PublicConfig } from '../../src/core/api-types';
+
+export default (async (app) => {
+  app.get('/health', async () => ({ message: 'ok', payload: { status: 'ok', database: app.database.kind } }));
+
+  /** Non-secret settings the browser needs at run time. */
+  app.get('/config', async (): Promise<{ message: string; payload: PublicConfig }> => ({
+    message: '',
+    payload: {
+      product_name: app.config.productName,
+      product_slug: app.config.productSlug,
+      dashboard_url: app.config.dashboardUrl,
+      support_widget_url: app.config.supportWidgetUrl,
+      site_url: app.config.siteUrl,
+      contact_email: app.config.contactEmail,
+    },
+  }));
+}) satisfies FastifyPluginAsync;

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema';
+import { notFound } from '../lib/http-errors';
+
+export default (async (app) => {
+  /** From the link in every mail: stops notifications for the user behind `frontend_id`. */
+  app.post<{ Body: { frontend_id: string } }>(
+    '/unsubscribe',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['frontend_id'],
+          properties: { frontend_id: { type: 'string', minLength: 1, maxLength: 100 } },
+        },
+      },
+    },
+    async (request) => {
+      const [user] = await app.db
+        .update(users)
+        .set({ unsubscribedAt: new Date() })
+        .where(eq(users.frontendId, request.body.frontend_id))
+        .returning({ id: users.id });
+      if (!user) throw notFound('Linkul de dezabonare nu este valid.');
+      return { message: 'Nu vei mai primi notificări de la noi.', payload: null };
+    },
+  );
+}) satisfies FastifyPluginAsync;

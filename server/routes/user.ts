@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTO_LOGIN_LINK_TTL_SECONDS, DASHBOARD_REDIRECT_COOKIE_SECONDS } from '../../src/core/registration';
+import { isKnownRouteName } from '../../src/core/routes';
+import { FieldValidationError } from '../lib/http-errors';
+import { issueToken } from '../lib/tokens';
+
+export default (async (app) => {
+  /**
+   * Whether the browser should leave for the dashboard (spec 000 §4.5). When not, the cookie
+   * `dashboard_redirect=0` spares the browser the question for 5 minutes.
+   */
+  app.get('/user/dashboard-redirect', { preHandler: app.authenticate }, async (request, reply) => {
+    const redirect = Boolean(request.user?.dashboardRedirect);
+    if (!redirect) {
+      reply.setCookie('dashboard_redirect', '0', { path: '/', maxAge: DASHBOARD_REDIRECT_COOKIE_SECONDS, sameSite: 'lax' });
+    }
+    return { message: '', payload: redirect };
+  });
+
+  /** A single-use link that signs the same user in on another device (the identity step's QR code). */
+  app.get<{ Querystring: { redirect?: string } }>(
+    '/user/auto-login-link',
+    {
+      preHandler: app.authenticate,
+      schema: { querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 100 } } } },
+    },
+    async (request) => {
+      const redirect = request.query.redirect ?? null;
+      if (redirect && !isKnownRouteName(redirect)) {
+        throw new FieldValidationError({ redirect: ['Pagina cerută nu există.'] });
+      }
+      const user = request.user!;
+      const { secret, expiresAt } = await issueToken(app.db, user.id, 'auto_login', {
+        ttlSeconds: AUTO_LOGIN_LINK_TTL_SECONDS,
+        redirect,
+      });
+      const link = new URL('/auto-login', app.config.publicUrl);
+      link.searchParams.set('token', secret);
+      if (redirect) link.searchParams.set('redirect', redirect);
+      return { message: '', payload: { auto_login_link: link.toString(), expires_at: expiresAt?.toISOString() } };
+    },
+  );
+}) satisfies FastifyPluginAsync;

@@ -1,0 +1,142 @@
+/**
+ * Shapes of the API calls of spec 000 §7 (accounts area). Shared by the browser client and the
+ * server's tests; the server's JSON Schemas are the enforcing contract.
+ */
+import type { RegistrationTypeValue } from './registration';
+import type { SessionUser } from './session';
+
+/** Every JSON response: `{ payload, message }` (DESIGN.md "API conventions"). */
+export interface Envelope<T> {
+  payload: T;
+  message: string;
+}
+
+/** 422 body: `{ message, payload: { field: ["first message", ...] } }`. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface Partner {
+  id: number;
+  name: string;
+  slug: string;
+  is_unaffiliated: boolean;
+}
+
+export interface TrackedCookie {
+  key: string;
+  value: string;
+}
+
+export interface RegisterPayload {
+  email: string;
+  password: string;
+  phone: string;
+  referral_code: string | null;
+  cookies: TrackedCookie[];
+  marketing_accepted: boolean;
+  registration_type: RegistrationTypeValue;
+  partner_id: number;
+}
+
+export interface LoginPayload {
+  email: string;
+  password: string;
+}
+
+export interface AuthPayload extends LoginPayload {
+  source: string;
+  callbackUrl: string;
+}
+
+/** POST /api/auth answer: the browser goes to `redirect_url` (callbackUrl + id_token + access_token). */
+export interface AuthResult {
+  id_token: string;
+  access_token: string;
+  redirect_url: string;
+}
+
+export interface ResetPayload {
+  password: string;
+  password_confirmation: string;
+}
+
+export interface County {
+  id: number;
+  name: string;
+  /** Two-letter vehicle code (B, CJ, IF, ...). */
+  code: string;
+}
+
+export interface City {
+  id: number;
+  name: string;
+  county_id: number;
+}
+
+/** Paged nomenclature answer: `payload: { data, total }`. */
+export interface Page<T> {
+  data: T[];
+  total: number;
+}
+
+/** GET /api/config: public, non-secret runtime settings for the browser. */
+export interface PublicConfig {
+  product_name: string;
+  product_slug: string;
+  dashboard_url: string;
+  support_widget_url: string | null;
+  /** The product's main site (questionnaire info page). */
+  site_url: string | null;
+  /** Where applicants write to (questionnaire info page). */
+  contact_email: string | null;
+}
+
+export interface OutboxMail {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  created_at: string;
+}
+
+export type { SessionUser };
+
+/** A price of the request's partner (spec 000 §3 "partner ... prices[]"). */
+export interface PartnerPrice {
+  id: number;
+  description: string;
+  stripe_id: string;
+  amount: number;
+  currency: string;
+  interval: string;
+}
+
+/** The wizard request as GET/POST registration/open and every step call return it. */
+export interface RegistrationRequest {
+  id: number;
+  registration_type: 1 | 2;
+  /** The server's current step identifier. */
+  step: string;
+  status: string;
+  lost_reason: string | null;
+  form_data: Record<string, unknown>;
+  profile: Record<string, unknown>;
+  media: Record<string, unknown>;
+  paid: boolean;
+  created_at: string;
+  mailing_address: Record<string, unknown> | null;
+  status_timeline: unknown[];
+  steps: import('./flow').StepsInfo;
+  /** Ids of the flow variants that apply to the request. */
+  variants: string[];
+  partner: {
+    id: number;
+    name: string;
+    slug: string;
+    is_unaffiliated: boolean;
+    description: string | null;
+    footnote: string | null;
+    prices: PartnerPrice[];
+  };
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { users } from '../../server/db/schema';
+import { auth, registerUser, testApp } from './helpers';
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await testApp();
+});
+afterAll(() => app.close());
+
+describe('GET /api/partner/index', () => {
+  it('lists the active partners with the unaffiliated one first', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/partner/index?selected_partner=icredit' });
+    expect(res.statusCode).toBe(200);
+    const partners = res.json().payload;
+    expect(partners[0]).toMatchObject({ slug: 'neafiliat', is_unaffiliated: true });
+    expect(partners.map((p: { slug: string }) => p.slug)).toEqual(expect.arrayContaining(['icredit', 'curier']));
+    expect(Object.keys(partners[0]).sort()).toEqual(['id', 'is_unaffiliated', 'name', 'slug']);
+  });
+
+  it('refuses an over-long selected_partner', async () => {
+    const res = await app.inject({ method: 'GET', url: `/api/partner/index?selected_partner=${'x'.repeat(101)}` });
+    expect(res.statusCode).toBe(422);
+  });
+});
+
+describe('POST /api/unsubscribe', () => {
+  it('stops notifications for the user of the frontend_id', async () => {
+    const { user } = await registerUser(app);
+    const [row] = await app.db.select().from(users).where(eq(users.id, user.id));
+    const res = await app.inject({ method: 'POST', url: '/api/unsubscribe', payload: { frontend_id: row.frontendId } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Nu vei mai primi notificări de la noi.');
+    const [after] = await app.db.select().from(users).where(eq(users.id, user.id));
+    expect(after.unsubscribedAt).toBeInstanceOf(Date);
+  });
+
+  it('answers 404 for an unknown id and 422 for an empty one, changing nothing', async () => {
+    expect((await app.inject({ method: 'POST', url: '/api/unsubscribe', payload: { frontend_id: 'nu-exista' } })).statusCode).toBe(404);
+    const empty = await app.inject({ method: 'POST', url: '/api/unsubscribe', payload: { frontend_id: '' } });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().payload).toEqual({ frontend_id: ['Câmpul este obligatoriu.'] });
+  });
+});
+
+describe('dev outbox', () => {
+  it('serves the outbox as JSON (newest first, with links) and as a page', async () => {
+    const a = await registerUser(app);
+    const res = await app.inject({ method: 'GET', url: '/api/dev/outbox' });
+    expect(res.statusCode).toBe(200);
+    const mails = res.json().payload;
+    expect(mails[0].to).toBe(a.email);
+    expect(mails[0].links.length).toBeGreaterThan(0);
+    const page = await app.inject({ method: 'GET', url: '/dev/outbox' });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain(a.email);
+  });
+
+  it('does not exist when SMTP is configured', async () => {
+    const smtpApp = await testApp({ smtpUrl: 'smtp://127.0.0.1:2525' });
+    try {
+      expect((await smtpApp.inject({ method: 'GET', url: '/api/dev/outbox' })).statusCode).toBe(404);
+      expect((await smtpApp.inject({ method: 'GET', url: '/dev/outbox' })).statusCode).toBe(404);
+    } finally {
+      await smtpApp.close();
+    }
+  });
+});
+
+describe('built-in dashboard hand-over /sso/:token', () => {
+  it('shows which user arrived', async () => {
+    const { email, token } = await registerUser(app);
+    const res = await app.inject({ method: 'GET', url: `/sso/${token}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(email);
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('refuses an unknown token', async () => {
+    const res = await app.inject({ method: 'GET', url: '/sso/inventat' });
+    expect(res.statusCode).toBe(401);
+    expect(res.body).toContain('Sesiune invalidă');
+  });
+
+  it('is absent when DASHBOARD_URL points elsewhere', async () => {
+    const other = await testApp({ dashboardUrl: 'https://dashboard.exemplu.ro' });
+    try {
+      expect((await other.inject({ method: 'GET', url: '/sso/x' })).statusCode).toBe(404);
+      expect((await other.inject({ method: 'GET', url: '/api/config' })).json().payload.dashboard_url).toBe('https://dashboard.exemplu.ro');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('GET /api/health and /api/config', () => {
+  it('report status and the public settings', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).json().payload.status).toBe('ok');
+    const config = (await app.inject({ method: 'GET', url: '/api/config' })).json().payload;
+    expect(config).toEqual({
+      product_name: 'Ghișeu',
+      product_slug: 'ghiseu',
+      dashboard_url: 'http://localhost:3000',
+      support_widget_url: null,
+      site_url: null,
+      contact_email: null,
+    });
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/nu-exista', headers: auth('x') });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Resursa nu a fost găsită.', payload: null });
+  });
+});
