@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { activities, lostReasons, maritalStatuses } from '../db/schema';
+import { FieldValidationError } from '../lib/http-errors';
+import type { RequestRow } from './requests';
+
+export interface StepRuleInput {
+  app: FastifyInstance;
+  body: Record<string, unknown>;
+  request: RequestRow;
+}
+
+/**
+ * Server rules of a step beyond its JSON Schema: what only the database knows (nomenclature ids
+ * exist) and what the schema cannot say. Keyed by the step's submit endpoint. Returns extra
+ * form data to keep with the step's own fields.
+ */
+export type StepRule = (input: StepRuleInput) => Promise<Record<string, unknown> | void>;
+
+const NONE = 'niciuna';
+
+const questionnaire: StepRule = async ({ app, body, request }) => {
+  const reasons = body.reasons as string[];
+  const known = await app.db.select().from(lostReasons);
+  const shown = new Set(known.filter((r) => r.questionnaireTypes.includes(request.registrationType)).map((r) => r.identifier));
+  if (reasons.some((r) => !shown.has(r))) throw new FieldValidationError({ reasons: ['Opțiune necunoscută.'] });
+  if (!(reasons.length === 1 && reasons[0] === NONE)) {
+    throw new FieldValidationError({
+      reasons: ['Cu aceste opțiuni nu poți continua. „Niciuna dintre acestea” nu se poate bifa împreună cu alte opțiuni.'],
+    });
+  }
+};
+
+const activity: StepRule = async ({ app, body }) => {
+  const [row] = await app.db.select().from(activities).where(eq(activities.id, body.activity_id as number));
+  if (!row || !row.isActive) throw new FieldValidationError({ activity_id: ['Alege o activitate din listă.'] });
+  const details = typeof body.activity_details === 'string' ? body.activity_details.trim() : '';
+  if (row.code === 'question-mark' && !details) {
+    throw new FieldValidationError({ activity_details: ['Descrie pe scurt activitatea pe care o vei avea.'] });
+  }
+  return { activity: row.code, activity_details: row.code === 'question-mark' ? details : null };
+};
+
+const civilStatus: StepRule = async ({ app, body }) => {
+  if (body.is_married !== true) return { marital_status_id: null };
+  const [row] = await app.db.select().from(maritalStatuses).where(eq(maritalStatuses.id, body.marital_status_id as number));
+  if (!row) throw new FieldValidationError({ marital_status_id: ['Alege regimul matrimonial.'] });
+};
+
+export const STEP_RULES: Record<string, StepRule> = {
+  '/api/registration/open': questionnaire,
+  '/api/registration/existing/open': questionnaire,
+  '/api/registration/collect/company': activity,
+  '/api/registration/collect/civil-status': civilStatus,
+};

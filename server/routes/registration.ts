@@ -1,0 +1,111 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema';
+import { resolveFlow, stepsInfo, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
+import { fieldErrorsFromValidation, FieldValidationError } from '../lib/http-errors';
+import type { UserRow } from '../lib/tokens';
+import { flowContext, loadRequest, moveRequest, staleStep } from '../registration/requests';
+import { STEP_RULES } from '../registration/step-rules';
+import type { FlowRegistry } from '../flows/registry';
+
+const stepBody = {
+  type: 'object',
+  required: ['current_step_identifier'],
+  properties: { current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+
+const previousBody = {
+  type: 'object',
+  properties: { current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+
+type Body = Record<string, unknown> & { current_step_identifier: string };
+
+/** Every endpoint a ready step submits to, in the base flow or in any variant of it. */
+function readyEndpoints(flow: Flow): string[] {
+  const ready = new Map(flow.steps.filter((s) => s.status !== 'pending').map((s) => [s.id, s]));
+  const endpoints = new Set([...ready.values()].map((s) => s.submit.endpoint));
+  for (const variant of flow.variants ?? []) {
+    for (const [stepId, patch] of Object.entries(variant.steps)) {
+      if (ready.has(stepId) && patch?.submit?.endpoint) endpoints.add(patch.submit.endpoint);
+    }
+  }
+  return [...endpoints];
+}
+
+export default (async (app, options: { registry: FlowRegistry }) => {
+  const { registry } = options;
+
+  function validateStep(step: FlowStep, data: unknown): void {
+    const errors = registry.validate(step.schema, data);
+    if (errors) {
+      throw new FieldValidationError(fieldErrorsFromValidation({ validation: errors } as never));
+    }
+  }
+
+  for (const flow of registry.flows) {
+    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } } } }, async (request) => {
+      const { serialize } = await loadRequest(app, request.user as UserRow, flow);
+      return { message: '', payload: await serialize() };
+    });
+
+    /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
+    app.post<{ Body: { current_step_identifier?: string } }>(
+      flow.api.previous.replace(/^\/api/, ''),
+      { preHandler: app.authenticate, schema: { body: previousBody } },
+      async (request) => {
+        const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+        const info = stepsInfo(resolved, row.step);
+        const sent = request.body?.current_step_identifier;
+        if (sent && sent !== info.current.identifier) throw staleStep(await serialize());
+        if (!info.previous) return { message: '', payload: await serialize() };
+        const moved = await moveRequest(app.db, row, { step: info.previous.identifier });
+        if (!moved) throw staleStep(await serialize());
+        return { message: '', payload: await serialize(moved) };
+      },
+    );
+
+    /** Forward over a step whose data the request already holds (e.g. after going back). */
+    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody } }, async (request) => {
+      const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+      const info = stepsInfo(resolved, row.step);
+      if (request.body.current_step_identifier !== info.current.identifier) throw staleStep(await serialize());
+      const step = resolved.steps[info.current.index];
+      if (step.status === 'pending' || !step.submit.store) {
+        throw new FieldValidationError({ current_step_identifier: ['Completează pasul curent pentru a merge mai departe.'] });
+      }
+      validateStep(step, storedStepData(step, row.formData));
+      if (!info.next) return { message: '', payload: await serialize() };
+      const moved = await moveRequest(app.db, row, { step: info.next.identifier });
+      if (!moved) throw staleStep(await serialize());
+      return { message: '', payload: await serialize(moved) };
+    });
+
+    for (const endpoint of readyEndpoints(flow)) {
+      app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody } }, async (request) => {
+        const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+        const info = stepsInfo(resolved, row.step);
+        const step = resolved.steps[info.current.index];
+        // Stale tab, double click, or a call for another step: nothing changes, the browser is told where the request is.
+        if (request.body.current_step_identifier !== step.id || step.submit.endpoint !== endpoint) throw staleStep(await serialize());
+        const { current_step_identifier: _ignored, ...data } = request.body;
+        void _ignored;
+        validateStep(step, data);
+        const extra = (await STEP_RULES[endpoint]?.({ app, body: data, request: row })) ?? {};
+        const formData = { ...row.formData };
+        for (const [formKey, bodyKey] of Object.entries(step.submit.store ?? {})) {
+          if (bodyKey !== null) formData[formKey] = data[bodyKey] ?? null;
+        }
+        Object.assign(formData, extra);
+        // The next step is decided on the new data: choosing an activity can add or drop steps.
+        const after = resolveFlow(flow, flowContext({ ...row, formData }, partner));
+        const next = stepsInfo(after, step.id).next?.identifier ?? step.id;
+        const moved = await moveRequest(app.db, row, { step: next, formData, status: 'in_progress', lostReason: null });
+        if (!moved) throw staleStep(await serialize());
+        // A request that was lost is back in the flow: so is its user.
+        if (row.status === 'lost') await app.db.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));
+        return { message: '', payload: await serialize(moved) };
+      });
+    }
+  }
+}) satisfies FastifyPluginAsync<{ registry: FlowRegistry }>;

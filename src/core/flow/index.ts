@@ -1,0 +1,6 @@
+export * from './types';
+export { evaluate } from './conditions';
+export { readPointer } from './pointer';
+export { mergePatch, resolveFlow, type ResolvedFlow } from './resolve';
+export * from './navigation';
+export { buildPayload, planSubmit, storedStepData, type SubmitPlan } from './payload';

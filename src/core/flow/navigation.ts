@@ -1,0 +1,65 @@
+import type { ResolvedFlow } from './resolve';
+import type { FlowStep, StepsInfo } from './types';
+
+export function stepIndex(flow: Pick<ResolvedFlow, 'steps'>, id: string): number {
+  return flow.steps.findIndex((s) => s.id === id);
+}
+
+export function firstStep(flow: Pick<ResolvedFlow, 'steps'>): FlowStep {
+  return flow.steps[0];
+}
+
+/**
+ * Where a request stands: previous/current/next and the total (spec 000 §3 `steps`). A current
+ * identifier that the resolved flow no longer has (a variant dropped it) counts as the first
+ * step after it in the file's order, so a change of partner or activity never strands a request.
+ */
+export function stepsInfo(flow: ResolvedFlow, currentId: string): StepsInfo {
+  let index = stepIndex(flow, currentId);
+  if (index < 0) {
+    const fileOrder = flow.allSteps.map((s) => s.id);
+    const at = fileOrder.indexOf(currentId);
+    index = flow.steps.findIndex((s) => fileOrder.indexOf(s.id) > at);
+    if (at < 0 || index < 0) index = at < 0 ? 0 : flow.steps.length - 1;
+  }
+  const current = flow.steps[index];
+  return {
+    previous: index > 0 ? { identifier: flow.steps[index - 1].id } : null,
+    current: { identifier: current.id, index },
+    next: index < flow.steps.length - 1 ? { identifier: flow.steps[index + 1].id } : null,
+    total: flow.steps.length,
+  };
+}
+
+export function nextStepId(flow: ResolvedFlow, currentId: string): string | null {
+  return stepsInfo(flow, currentId).next?.identifier ?? null;
+}
+
+export function previousStepId(flow: ResolvedFlow, currentId: string): string | null {
+  return stepsInfo(flow, currentId).previous?.identifier ?? null;
+}
+
+export type GuardDecision = { action: 'stay' } | { action: 'redirect'; path: string; stepId: string };
+
+/**
+ * The step guard (spec 000 §2.2): the route must be the server's current step; otherwise the user
+ * is moved there. Unguarded steps (the first of each flow) are only left when the server is past them.
+ */
+export function guardDecision(flow: ResolvedFlow, routeStepId: string | null, serverStepId: string): GuardDecision {
+  const current = flow.steps[stepsInfo(flow, serverStepId).current.index];
+  if (routeStepId === current.id) return { action: 'stay' };
+  return { action: 'redirect', path: current.path, stepId: current.id };
+}
+
+/** The step of a path (`/infiintare-pfa/3`), or null. */
+export function stepByPath(flow: Pick<ResolvedFlow, 'steps'>, path: string): FlowStep | null {
+  const clean = path.replace(/\/+$/, '');
+  return flow.steps.find((s) => s.path === clean) ?? null;
+}
+
+/** Progress for the wrapper's bar: 1-based position and total. */
+export function progress(flow: ResolvedFlow, currentId: string): { position: number; total: number; percent: number } {
+  const info = stepsInfo(flow, currentId);
+  const position = info.current.index + 1;
+  return { position, total: info.total, percent: Math.round((position / info.total) * 100) };
+}

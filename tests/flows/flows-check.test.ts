@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkFlows, repositoryInput, type CheckInput } from '../../scripts/flows-check';
+
+let input: CheckInput;
+beforeAll(async () => {
+  input = await repositoryInput();
+}, 60_000);
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+function withNewFlow(mutate: (flow: Record<string, any>) => void): CheckInput {
+  const files = clone(input.files);
+  const entry = files.find((f) => f.file === 'flows/new-pfa.json')!;
+  mutate(entry.flow as Record<string, any>);
+  return { ...input, files };
+}
+
+describe('npm run flows:check', () => {
+  it('finds no error in the flow files of the repository (pending steps are warnings)', () => {
+    const problems = checkFlows(input);
+    expect(problems.filter((p) => p.level === 'error')).toEqual([]);
+    expect(problems.every((p) => p.level === 'error' || p.message.includes('(step pending)'))).toBe(true);
+  });
+
+  it('reports a meta-schema violation with its JSON path', () => {
+    const problems = checkFlows(withNewFlow((f) => (f.steps[2].path = 'infiintare-pfa/2')));
+    expect(problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'flows/new-pfa.json', path: '#/steps/2/path' }));
+  });
+
+  it('reports an unknown widget on a ready step, a missing locale key, a bad example and an unknown endpoint', () => {
+    const problems = checkFlows(
+      withNewFlow((f) => {
+        f.steps[8].uiSchema.ghiseu_card_requested['ui:widget'] = 'cardChoiceTypo';
+        f.steps[8].title = 'steps:card.titleTypo';
+        f.steps[8].examples = [{ ghiseu_card_requested: 5 }];
+        f.steps[8].submit.endpoint = '/api/registration/collect/cardd';
+      }),
+    ).filter((p) => p.level === 'error');
+    const at = (path: string) => problems.filter((p) => p.path === path).map((p) => p.message);
+    expect(at('#/steps/8/uiSchema/ghiseu_card_requested/ui:widget')[0]).toContain('ui:widget "cardChoiceTypo" is not in widgets/registry.ts');
+    expect(at('#/steps/8/title')).toEqual(expect.arrayContaining([expect.stringContaining('locale key steps:card.titleTypo is missing in locales/ro')]));
+    expect(at('#/steps/8/examples/0/ghiseu_card_requested')[0]).toContain('example is not valid against card.json');
+    expect(at('#/steps/8/submit')[0]).toContain('POST /api/registration/collect/cardd is not a route of the server');
+  });
+
+  it('reports variants that patch unknown steps, steps no request reaches and duplicate ids', () => {
+    const messages = (mutate: (f: Record<string, any>) => void) => checkFlows(withNewFlow(mutate)).map((p) => `${p.path} ${p.message}`);
+    expect(messages((f) => (f.variants[0].steps['requesting-company-step-42'] = { title: 'steps:card.title' }))).toContain(
+      '#/variants/0/steps/requesting-company-step-42 variant unaffiliated patches unknown step requesting-company-step-42',
+    );
+    expect(messages((f) => (f.steps[4].when = { partner: 'nu-exista' }))).toContain(
+      '#/steps/4 step requesting-company-step-4 is reached by no partner or activity',
+    );
+    expect(messages((f) => (f.steps[5].id = 'requesting-company-step-4'))).toContain('#/steps/5/id step id requesting-company-step-4 is used twice');
+  });
+});
