@@ -1,0 +1,190 @@
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import Form from '@rjsf/chakra-ui';
+import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
+import { planSubmit, storedStepData, type FlowContext, type FlowStep, type ResolvedFlow } from '../core/flow';
+import { routePath } from '../core/routes';
+import type { RegistrationRequest } from '../core/api-types';
+import { fields, widgets } from '../../widgets/registry';
+import type { StepFormContext, StepServices } from '../../widgets/types';
+import { isEngineError, type EngineApi } from './api';
+import { BaseInputTemplate, FieldErrorTemplate } from './templates';
+import { toErrorSchema, translateUiSchema } from './translate-ui';
+import { stepSchema, stepValidator } from './validators';
+
+export interface StepRunnerProps {
+  flow: ResolvedFlow;
+  step: FlowStep;
+  request: RegistrationRequest;
+  api: EngineApi;
+  services: StepServices;
+  /** The server answered with a request (after a submit, a previous or a 409). */
+  onRequest(request: RegistrationRequest, options?: { stale?: boolean }): void;
+  /** Leave the wizard for a named route's path (a submit branch's `navigate`). */
+  onLeave(path: string): void;
+}
+
+export function requestContext(request: RegistrationRequest, formData: Record<string, unknown> = request.form_data): FlowContext {
+  const activity = request.form_data.activity;
+  return {
+    partner: request.partner.slug,
+    unaffiliated: request.partner.is_unaffiliated,
+    activity: typeof activity === 'string' ? activity : null,
+    formData,
+  };
+}
+
+/**
+ * Renders one step of a flow file: its JSON Schema with rjsf (Chakra theme), its widgets from
+ * widgets/registry.ts, its copy from the locale files, and submits to the step's endpoint.
+ * "Next" stays disabled until the form satisfies the step schema (precompiled validator); server
+ * 422 errors show under their fields and clear when the field changes.
+ */
+export function StepRunner({ flow, step, request, api, services, onRequest, onLeave }: StepRunnerProps) {
+  const { t } = services;
+  const [validator, setValidator] = useState<ValidatorType | null>(null);
+  const [formData, setFormData] = useState<Record<string, unknown>>(() => storedStepData(step, request.form_data));
+  const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const pending = step.status === 'pending';
+
+  useEffect(() => {
+    let live = true;
+    stepValidator(step.schema).then((v) => live && setValidator(() => v));
+    return () => {
+      live = false;
+    };
+  }, [step.schema]);
+
+  const schema = useMemo(() => stepSchema(step.schema), [step.schema]);
+  // A schema's title and description document it for developers; the copy comes from the locale files.
+  const formSchema = useMemo(() => {
+    const { title: _title, description: _description, ...rest } = schema;
+    void _title;
+    void _description;
+    return rest as RJSFSchema;
+  }, [schema]);
+  const uiSchema = useMemo(() => {
+    const ui = translateUiSchema((step.uiSchema ?? {}) as UiSchema, t);
+    return { ...ui, 'ui:submitButtonOptions': { norender: true } } as UiSchema;
+  }, [step.uiSchema, t]);
+  const formContext: StepFormContext = useMemo(() => ({ services, stepId: step.id }), [services, step.id]);
+  const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
+  const hasErrors = Object.keys(serverErrors).length > 0;
+
+  function change(next: Record<string, unknown>) {
+    // Typing in a field clears that field's server error.
+    const changed = Object.keys({ ...formData, ...next }).filter((k) => JSON.stringify(formData[k]) !== JSON.stringify(next[k]));
+    if (changed.length) {
+      setServerErrors((errors) => Object.fromEntries(Object.entries(errors).filter(([k]) => !changed.includes(k.split('.')[0]))));
+    }
+    setFormData(next);
+  }
+
+  async function submit() {
+    if (busy || !valid) return;
+    setBusy(true);
+    setFailure(null);
+    const plan = planSubmit(step, requestContext(request, formData));
+    try {
+      const answer = await api.post<RegistrationRequest>(plan.endpoint, plan.body);
+      if (plan.navigate) onLeave(routePath(plan.navigate) ?? '/');
+      else onRequest(answer);
+    } catch (error) {
+      if (isEngineError(error) && error.status === 409 && error.payload) onRequest(error.payload as RegistrationRequest, { stale: true });
+      else if (isEngineError(error) && error.status === 422 && error.fieldErrors) setServerErrors(error.fieldErrors);
+      else setFailure(isEngineError(error) && error.message ? error.message : t('steps:common.saveError'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function previous() {
+    if (busy) return;
+    setBusy(true);
+    try {
+      onRequest(await api.post<RegistrationRequest>(flow.api.previous, { current_step_identifier: step.id }));
+    } catch (error) {
+      if (isEngineError(error) && error.status === 409 && error.payload) onRequest(error.payload as RegistrationRequest, { stale: true });
+      else setFailure(t('steps:common.saveError'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const firstError = Object.values(serverErrors)[0]?.[0];
+  return (
+    <Stack gap="6" as="section" aria-labelledby={`${step.id}-title`}>
+      <Heading as="h1" size="xl" id={`${step.id}-title`}>
+        {t(step.title, { partner: request.partner.name })}
+      </Heading>
+      {step.copy?.notice ? (
+        <Alert.Root status="info">
+          <Alert.Indicator />
+          <Alert.Description>{t(step.copy.notice)}</Alert.Description>
+        </Alert.Root>
+      ) : null}
+      {pending ? (
+        <Alert.Root status="info" role="status">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{t('steps:common.pendingTitle')}</Alert.Title>
+            <Alert.Description>{t('steps:common.pendingNotice')}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      ) : (
+        <Suspense fallback={<Spinner aria-label={t('steps:common.loading')} />}>
+          <Form
+            schema={formSchema}
+            uiSchema={uiSchema}
+            formData={formData}
+            formContext={formContext}
+            validator={validator ?? PLACEHOLDER_VALIDATOR}
+            widgets={widgets}
+            fields={fields}
+            templates={{ BaseInputTemplate, FieldErrorTemplate }}
+            extraErrors={toErrorSchema(serverErrors) as never}
+            showErrorList={false}
+            noHtml5Validate
+            noValidate
+            experimental_defaultFormStateBehavior={{ arrayMinItems: { populate: 'never' }, emptyObjectFields: 'skipDefaults' }}
+            idPrefix={step.id}
+            onChange={(e) => change((e.formData ?? {}) as Record<string, unknown>)}
+            onSubmit={() => void submit()}
+          >
+            <span />
+          </Form>
+        </Suspense>
+      )}
+      {failure || firstError ? (
+        <Text role="alert" color="fg.error">
+          {failure ?? firstError}
+        </Text>
+      ) : null}
+      <HStack justify="space-between" gap="3" wrap="wrap">
+        {request.steps.previous ? (
+          <Button variant="outline" onClick={() => void previous()} disabled={busy}>
+            {t('steps:common.previous')}
+          </Button>
+        ) : (
+          <span />
+        )}
+        {pending ? null : (
+          <Button colorPalette="blue" onClick={() => void submit()} disabled={!valid || busy || hasErrors} loading={busy}>
+            {t(step.copy?.submit ?? 'steps:common.next')}
+          </Button>
+        )}
+      </HStack>
+    </Stack>
+  );
+}
+
+/** Until the step's precompiled validator arrives: nothing is valid, nothing is compiled. */
+const PLACEHOLDER_VALIDATOR: ValidatorType = {
+  validateFormData: () => ({ errors: [], errorSchema: {} }),
+  toErrorList: () => [],
+  isValid: () => false,
+  rawValidation: () => ({}),
+  reset: () => undefined,
+} as unknown as ValidatorType;

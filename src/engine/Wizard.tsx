@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
+import { guardDecision, progress, resolveFlow, stepByPath, type ResolvedFlow } from '../core/flow';
+import type { RegistrationRequest } from '../core/api-types';
+import type { RegistrationTypeValue } from '../core/registration';
+import type { StepServices } from '../../widgets/types';
+import type { EngineApi } from './api';
+import { FLOWS } from './flows';
+import { requestContext, StepRunner } from './StepRunner';
+
+export interface WizardProps {
+  registrationType: RegistrationTypeValue;
+  api: EngineApi;
+  services: StepServices;
+  /** Told when the server says the user took a stale step (another tab, a double click). */
+  onStale?(): void;
+  /** The position, for the wrapper's progress bar. */
+  onProgress?(progress: { position: number; total: number; percent: number }): void;
+  /** Leaving the wizard for another page (a submit branch such as the questionnaire's mark-as-lost). */
+  onLeave?(path: string): void;
+}
+
+/**
+ * The wizard of one flow file, mounted at the flow's base path: loads the request, jumps to the
+ * server's current step (the step guard: typing another step's URL lands on the current step),
+ * reports the progress and runs the step.
+ */
+export function Wizard({ registrationType, api, services, onStale, onProgress, onLeave }: WizardProps) {
+  const flow = FLOWS[registrationType];
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [request, setRequest] = useState<RegistrationRequest | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`).then(
+      (r) => live && setRequest(r),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, flow]);
+
+  const resolved: ResolvedFlow | null = useMemo(() => (request ? resolveFlow(flow, requestContext(request)) : null), [flow, request]);
+  const routeStep = resolved ? stepByPath(resolved, location.pathname) : null;
+  const shown = resolved && routeStep && request && routeStep.id === request.steps.current.identifier ? progress(resolved, routeStep.id) : null;
+
+  useEffect(() => {
+    if (shown) onProgress?.(shown);
+    // Report when the position changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown?.position, shown?.total]);
+
+  const onRequest = useCallback(
+    (next: RegistrationRequest, options?: { stale?: boolean }) => {
+      setRequest(next);
+      if (options?.stale) onStale?.();
+    },
+    [onStale],
+  );
+
+  if (failed) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Description>{services.t('steps:common.loadError')}</Alert.Description>
+      </Alert.Root>
+    );
+  }
+  if (!request || !resolved) return <Spinner aria-label={services.t('steps:common.loading')} />;
+
+  const decision = guardDecision(resolved, routeStep?.id ?? null, request.step);
+  if (decision.action === 'redirect') return <Navigate to={decision.path} replace />;
+  const step = routeStep!;
+  const { position, total } = progress(resolved, step.id);
+
+  return (
+    <Stack gap="4">
+      <Text fontSize="sm" color="fg.muted" data-testid="wizard-progress">
+        {services.t('steps:common.progress', { position, total })}
+      </Text>
+      <StepRunner
+        key={`${step.id}:${request.steps.current.identifier}`}
+        flow={resolved}
+        step={step}
+        request={request}
+        api={api}
+        services={services}
+        onRequest={onRequest}
+        onLeave={(path) => {
+          onLeave?.(path);
+          navigate(path);
+        }}
+      />
+    </Stack>
+  );
+}

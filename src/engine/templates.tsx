@@ -1,0 +1,48 @@
+import { Field, Input, Text } from '@chakra-ui/react';
+import { ariaDescribedByIds, errorId, getInputProps, labelValue, type BaseInputTemplateProps, type FieldErrorProps } from '@rjsf/utils';
+
+/**
+ * @rjsf/chakra-ui's input template lets Chakra generate the label's `for` while rjsf sets the
+ * input's id, so labels are not linked to inputs. This one gives Field rjsf's id: a real
+ * <label for> that screen readers and getByLabelText follow.
+ */
+export function BaseInputTemplate(props: BaseInputTemplateProps) {
+  const { id, htmlName, type, value, label, hideLabel, schema, onChange, onChangeOverride, onBlur, onFocus, options, required, readonly, rawErrors, autofocus, placeholder, disabled } = props;
+  const inputProps = getInputProps(schema, type, options);
+  const invalid = Boolean(rawErrors?.length);
+  return (
+    <Field.Root id={id} required={required} disabled={disabled || readonly} invalid={invalid} mb="1">
+      {labelValue(label, hideLabel || !label) ? (
+        <Field.Label>
+          {label}
+          <Field.RequiredIndicator />
+        </Field.Label>
+      ) : null}
+      <Input
+        id={id}
+        name={htmlName || id}
+        value={value || value === 0 ? value : ''}
+        onChange={onChangeOverride || ((e) => onChange(e.target.value === '' ? options.emptyValue : e.target.value))}
+        onBlur={(e) => onBlur(id, e.target.value)}
+        onFocus={(e) => onFocus(id, e.target.value)}
+        autoFocus={autofocus}
+        placeholder={placeholder}
+        readOnly={readonly}
+        {...inputProps}
+        aria-invalid={invalid || undefined}
+        aria-describedby={ariaDescribedByIds(id)}
+      />
+    </Field.Root>
+  );
+}
+
+/** The first error of a field, with the id inputs point to in aria-describedby. */
+export function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
+  const messages = (errors ?? []).filter((e): e is string => typeof e === 'string');
+  if (!messages.length) return null;
+  return (
+    <Text id={errorId(fieldPathId)} role="alert" color="fg.error" fontSize="sm" mt="1">
+      {messages[0]}
+    </Text>
+  );
+}

@@ -1,0 +1,28 @@
+import { afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+
+// Browser APIs that jsdom lacks and Chakra UI / Ark UI use.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof ResizeObserver;
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addListener() {},
+  removeListener() {},
+  addEventListener() {},
+  removeEventListener() {},
+  dispatchEvent: () => false,
+})) as typeof window.matchMedia;
+Element.prototype.scrollIntoView ??= function () {};
+Element.prototype.scrollTo ??= function () {};
+window.scrollTo = () => {};
+
+// jest-dom is not installed: tests use plain `expect`. Unmount what a test rendered (vitest runs
+// without globals, so Testing Library cannot register this itself).
+afterEach(() => {
+  cleanup();
+});
