@@ -1,0 +1,130 @@
+import type { Envelope, FieldErrors } from '../core/api-types';
+import { session } from '../app/session';
+
+/**
+ * The one fetch client of the app (DESIGN.md "API conventions"): base `/api`, JSON, the bearer
+ * token when signed in and always `X-Requested-With: XMLHttpRequest`; unwraps `{ payload, message }`.
+ */
+export const API_BASE = '/api';
+
+/** A failed call. `status` 0 means the server could not be reached. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The 422 field errors (`payload` of a validation failure), `{}` otherwise. */
+  readonly fieldErrors: FieldErrors;
+  readonly payload: unknown;
+
+  constructor(status: number, message: string, payload: unknown = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.payload = payload;
+    this.fieldErrors = status === 422 ? toFieldErrors(payload) : {};
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+function toFieldErrors(payload: unknown): FieldErrors {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return {};
+  const out: FieldErrors = {};
+  for (const [field, messages] of Object.entries(payload as Record<string, unknown>)) {
+    if (Array.isArray(messages)) {
+      const list = messages.filter((m): m is string => typeof m === 'string');
+      if (list.length) out[field] = list;
+    } else if (typeof messages === 'string') {
+      out[field] = [messages];
+    }
+  }
+  return out;
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler | null = null;
+
+/** What happens when an authenticated call answers 401 (the app clears the session and goes to /login). */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
+  onUnauthorized = handler;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  signal?: AbortSignal;
+  /** Do not run the 401 handler (logout itself). */
+  ignoreUnauthorized?: boolean;
+}
+
+/**
+ * `/login` → `/api/login`; paths that already start with `/api/` (flow files, the reset link's
+ * target) are kept. Only same-origin relative paths: the client never sends the token elsewhere.
+ */
+export function apiUrl(path: string, query?: RequestOptions['query']): string {
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`API path must be a same-origin absolute path: ${path}`);
+  const base = path === API_BASE || path.startsWith(`${API_BASE}/`) ? path : `${API_BASE}${path}`;
+  if (!query) return base;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  if (!qs) return base;
+  return `${base}${base.includes('?') ? '&' : '?'}${qs}`;
+}
+
+/** Sends a request and resolves to the whole envelope; rejects with an ApiError. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+  };
+  const token = session.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, options.query), { method, headers, body, signal: options.signal, credentials: 'same-origin' });
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw error;
+    throw new ApiError(0, '');
+  }
+
+  let json: Partial<Envelope<T>> | null = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      json = JSON.parse(text) as Partial<Envelope<T>>;
+    } catch {
+      json = null;
+    }
+  }
+  const message = typeof json?.message === 'string' ? json.message : '';
+
+  if (!response.ok) {
+    if (response.status === 401 && token && !options.ignoreUnauthorized) onUnauthorized?.();
+    throw new ApiError(response.status, message, json?.payload ?? null);
+  }
+  return { payload: (json?.payload ?? null) as T, message };
+}
+
+/** The client the pages and the engine use (satisfies src/engine's `EngineApi`). */
+export const api = {
+  request,
+  async get<T>(path: string, query?: RequestOptions['query']): Promise<T> {
+    return (await request<T>(path, { method: 'GET', query })).payload;
+  },
+  async post<T>(path: string, body: unknown = {}): Promise<T> {
+    return (await request<T>(path, { method: 'POST', body })).payload;
+  },
+};

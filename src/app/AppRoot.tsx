@@ -1,0 +1,101 @@
+import { useEffect, useRef } from 'react';
+import { Box, Button, SkipNavLink, Stack, Text } from '@chakra-ui/react';
+import { Outlet, ScrollRestoration, useLocation, useNavigate, useRouteError } from 'react-router';
+import { setUnauthorizedHandler } from '../api/client';
+import { useConfig } from '../api/hooks';
+import { STATIC_ROUTES } from '../core/routes';
+import { signOutLocally } from './auth-actions';
+import { useSession } from './session';
+import { mountSupportWidget, removeSupportWidget } from './support-widget';
+import { toaster } from './toaster';
+import { useT } from './useT';
+import { PageLayout } from './components/PageLayout';
+
+/** Keeps the support widget in step with the session: present while signed in, gone after. */
+function useSupportWidgetSync(): void {
+  const { user } = useSession();
+  const { config } = useConfig();
+  const url = config.support_widget_url;
+  const signedIn = Boolean(user);
+  useEffect(() => {
+    if (signedIn && url) mountSupportWidget(url);
+    else if (!signedIn) removeSupportWidget();
+  }, [signedIn, url]);
+}
+
+/** A 401 on an authenticated call: forget the session and go to login. */
+function useUnauthorizedRedirect(): void {
+  const navigate = useNavigate();
+  const t = useT('common');
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      signOutLocally();
+      toaster.create({ type: 'warning', title: t('errors.sessionExpired'), closable: true });
+      navigate(STATIC_ROUTES.login, { replace: true });
+    });
+    return () => setUnauthorizedHandler(null);
+  }, [navigate, t]);
+}
+
+/** After an in-app navigation, move focus to the new page's heading so screen readers announce it. */
+function useFocusOnNavigate(): void {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading && !heading.contains(document.activeElement)) {
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus({ preventScroll: true });
+    }
+  }, [pathname]);
+}
+
+/** Root route: skip link, the page, and the app-wide effects. */
+export function AppRoot() {
+  const t = useT('common');
+  useSupportWidgetSync();
+  useUnauthorizedRedirect();
+  useFocusOnNavigate();
+  return (
+    <>
+      <SkipNavLink id="main">{t('skipToContent')}</SkipNavLink>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+/** Shown while the first route (and its lazy chunk) loads. */
+export function AppLoading() {
+  const t = useT('common');
+  return (
+    <Box role="status" aria-live="polite" display="flex" alignItems="center" justifyContent="center" minH="100dvh" color="fg.muted">
+      <Text>{t('loading')}</Text>
+    </Box>
+  );
+}
+
+/** A route failed to render or its chunk failed to load (e.g. after a deploy). */
+export function RouteError() {
+  const t = useT('common');
+  const error = useRouteError();
+  useEffect(() => {
+    console.error(error);
+  }, [error]);
+  return (
+    <PageLayout>
+      <Stack gap="4" role="alert">
+        <Text as="h1" fontSize="xl" fontWeight="semibold">
+          {t('errors.pageLoad')}
+        </Text>
+        <Button alignSelf="start" onClick={() => window.location.reload()}>
+          {t('errors.reload')}
+        </Button>
+      </Stack>
+    </PageLayout>
+  );
+}

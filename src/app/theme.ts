@@ -1,0 +1,51 @@
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+
+/**
+ * The app's design system: Chakra's defaults plus a calm, trustworthy deep teal-blue brand
+ * palette. `brand.solid` (#1a6285) carries white text at 6.7:1, well above WCAG AA.
+ */
+const config = defineConfig({
+  globalCss: {
+    html: { colorPalette: 'brand' },
+    body: { bg: 'bg.subtle', color: 'fg' },
+  },
+  theme: {
+    tokens: {
+      colors: {
+        brand: {
+          50: { value: '#eaf4f8' },
+          100: { value: '#d0e6f0' },
+          200: { value: '#a5cfe1' },
+          300: { value: '#71b2cd' },
+          400: { value: '#4193b6' },
+          500: { value: '#23789d' },
+          600: { value: '#1a6285' },
+          700: { value: '#154f6c' },
+          800: { value: '#113f57' },
+          900: { value: '#0d2f41' },
+          950: { value: '#081f2c' },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        // Chakra's default error red (red.500) is 3.8:1 on white: too light for small error text.
+        fg: {
+          error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.400}' } },
+        },
+        brand: {
+          solid: { value: '{colors.brand.600}' },
+          contrast: { value: '{colors.white}' },
+          fg: { value: '{colors.brand.700}' },
+          muted: { value: '{colors.brand.100}' },
+          subtle: { value: '{colors.brand.50}' },
+          emphasized: { value: '{colors.brand.200}' },
+          focusRing: { value: '{colors.brand.500}' },
+          border: { value: '{colors.brand.500}' },
+        },
+      },
+    },
+  },
+});
+
+export const system = createSystem(defaultConfig, config);

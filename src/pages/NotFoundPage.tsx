@@ -1,0 +1,18 @@
+import { Heading } from '@chakra-ui/react';
+import { STATIC_ROUTES } from '../core/routes';
+import { AppLink } from '../app/components/AppLink';
+import { PageLayout } from '../app/components/PageLayout';
+import { usePageTitle, useT } from '../app/useT';
+
+/** Any other path (spec 000 §2.3, §8). */
+export function NotFoundPage() {
+  const t = useT('common');
+  usePageTitle(t('notFound.title'));
+  return (
+    <PageLayout>
+      <Heading as="h1" size="xl" lineHeight="tall">
+        {t('notFound.message')} <AppLink to={STATIC_ROUTES.login}>{t('notFound.link')}</AppLink>
+      </Heading>
+    </PageLayout>
+  );
+}

@@ -1,0 +1,64 @@
+import { Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { useNavigate } from 'react-router';
+import { useConfig } from '../api/hooks';
+import { flowPath } from '../core/session';
+import { PageLayout } from '../app/components/PageLayout';
+import { session, useSession } from '../app/session';
+import { api } from '../api/client';
+import type { RegistrationTypeValue } from '../core/registration';
+import { useState } from 'react';
+import { usePageTitle, useT } from '../app/useT';
+
+
+/**
+ * /inregistrare/chestionar/info (spec 001 §2 item 12, §4 Questionnaire): the dead end after the
+ * exclusion questionnaire. Back marks the request unlost and returns to the flow of the
+ * registration type the server answers.
+ */
+export function QuestionnaireInfoPage() {
+  const t = useT('pages');
+  usePageTitle(t('questionnaireInfo.pageTitle'));
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const { config } = useConfig();
+
+  const [busy, setBusy] = useState(false);
+  const back = async () => {
+    setBusy(true);
+    try {
+      const { registration_type } = await api.post<{ registration_type: RegistrationTypeValue }>('/api/mark-as-unlost');
+      if (user) session.setUser({ ...user, stop_flow: false });
+      navigate(flowPath(registration_type));
+    } catch {
+      navigate(user ? flowPath(user.registration_type) : '/');
+    }
+  };
+
+  return (
+    <PageLayout maxW="lg">
+      <Heading as="h1" size="2xl">
+        {t('questionnaireInfo.title')}
+      </Heading>
+      <Stack gap="3">
+        <Text>{t('questionnaireInfo.lacking')}</Text>
+        <Text>{t('questionnaireInfo.ideal')}</Text>
+        <Text>{t('questionnaireInfo.keep')}</Text>
+      </Stack>
+      <HStack gap="4" flexWrap="wrap">
+        <Button variant="outline" onClick={() => void back()} loading={busy}>
+          {t('questionnaireInfo.back')}
+        </Button>
+        {config.site_url && (
+          <Button asChild>
+            <a href={config.site_url}>{t('questionnaireInfo.site')}</a>
+          </Button>
+        )}
+      </HStack>
+      {config.contact_email && (
+        <Link href={`mailto:${config.contact_email}`} color="brand.fg" textDecoration="underline">
+          {t('questionnaireInfo.contact')}
+        </Link>
+      )}
+    </PageLayout>
+  );
+}

@@ -1,0 +1,67 @@
+import { useMemo, useState } from 'react';
+import { Box, Button, Container, Flex, HStack, Progress, Text } from '@chakra-ui/react';
+import { Outlet } from 'react-router';
+import { RegistrationType, type RegistrationTypeValue } from '../../core/registration';
+import { useLogout } from '../../app/auth-actions';
+import { FlowProgressContext, type FlowProgress } from '../../app/flow-progress';
+import { useT } from '../../app/useT';
+
+/**
+ * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the flow title and the Logout
+ * action, the step progress bar and the nested step view. The wrong registration type never gets
+ * here: the route's loader sends it to its own flow.
+ */
+export function FlowLayout({ registrationType }: { registrationType: RegistrationTypeValue }) {
+  const t = useT('common');
+  const logout = useLogout();
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<FlowProgress>({ value: 0 });
+  const progressApi = useMemo(() => ({ progress, setProgress }), [progress]);
+  const title = registrationType === RegistrationType.requestingCompany ? t('flows.new') : t('flows.existing');
+  const progressLabel = progress.label ? `${t('flows.progress')}: ${progress.label}` : t('flows.progress');
+
+  return (
+    <FlowProgressContext.Provider value={progressApi}>
+      <Flex direction="column" minH="100dvh">
+        <Box as="header" bg="bg" borderBottomWidth="1px">
+          <Container maxW="4xl" px={{ base: '4', sm: '6' }}>
+            <HStack justify="space-between" gap="4" py="3">
+              <Text fontWeight="semibold" fontSize={{ base: 'md', sm: 'lg' }} color="brand.fg">
+                {title}
+              </Text>
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={busy}
+                onClick={() => {
+                  setBusy(true);
+                  void logout();
+                }}
+              >
+                {t('logout')}
+              </Button>
+            </HStack>
+          </Container>
+          <Progress.Root value={progress.value} size="xs" colorPalette="brand" borderRadius="0">
+            <Progress.Track aria-label={progressLabel} aria-valuetext={progress.label ?? t('flows.progressNotStarted')} borderRadius="0">
+              <Progress.Range />
+            </Progress.Track>
+          </Progress.Root>
+        </Box>
+        <Box as="main" id="main" tabIndex={-1} outline="none" flex="1" py={{ base: '6', md: '10' }}>
+          <Container maxW="4xl" px={{ base: '4', sm: '6' }}>
+            <Outlet />
+          </Container>
+        </Box>
+      </Flex>
+    </FlowProgressContext.Provider>
+  );
+}
+
+export function ExistingFlowLayout() {
+  return <FlowLayout registrationType={RegistrationType.existingCompany} />;
+}
+
+export function RequestingFlowLayout() {
+  return <FlowLayout registrationType={RegistrationType.requestingCompany} />;
+}

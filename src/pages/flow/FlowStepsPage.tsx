@@ -1,0 +1,56 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Spinner } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { loadStepsNamespace } from '../../app/i18n';
+import { session, useSession } from '../../app/session';
+import { toaster } from '../../app/toaster';
+import { useFlowProgress } from '../../app/flow-progress';
+import { usePageTitle, useT } from '../../app/useT';
+import { STATIC_ROUTES } from '../../core/routes';
+import { FLOWS } from '../../engine/flows';
+import { Wizard } from '../../engine/Wizard';
+import type { MaritalStatus, StepServices } from '../../../widgets/types';
+
+/**
+ * The step view of a flow wrapper: the wizard of the user's flow file (src/engine), with the app's
+ * API client, copy and progress bar. The `steps` copy loads with this chunk, not with the login page.
+ */
+export function FlowStepsPage() {
+  const { i18n } = useTranslation();
+  const t = useT('common');
+  const { user } = useSession();
+  const { setProgress } = useFlowProgress();
+  const [copyReady, setCopyReady] = useState(() => i18n.hasResourceBundle(i18n.resolvedLanguage ?? 'ro', 'steps'));
+  const registrationType = user?.registration_type ?? 2;
+  usePageTitle(copyReady ? t(FLOWS[registrationType].title) : '');
+
+  useEffect(() => {
+    if (!copyReady) void loadStepsNamespace(i18n).then(() => setCopyReady(true));
+  }, [copyReady, i18n]);
+
+  const services: StepServices = useMemo(
+    () => ({
+      t,
+      lostReasons: () => api.get('/api/nomenclature/lost-reasons/index', { registration_type: registrationType }),
+      activities: () => api.get('/api/nomenclature/activity/index', { is_active: 1 }),
+      maritalStatuses: () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data),
+    }),
+    [t, registrationType],
+  );
+
+  if (!copyReady || !user) return <Spinner aria-label="…" />;
+  return (
+    <Wizard
+      registrationType={registrationType}
+      api={api}
+      services={services}
+      onProgress={({ percent, position, total }) => setProgress({ value: percent, label: t('steps:common.progress', { position, total }) })}
+      onStale={() => toaster.create({ type: 'info', description: t('steps:common.staleStep') })}
+      onLeave={(path) => {
+        // The questionnaire's mark-as-lost: the user's flow is stopped until they come back.
+        if (path === STATIC_ROUTES['register-questionnaire-info']) session.setUser({ ...user, stop_flow: true });
+      }}
+    />
+  );
+}

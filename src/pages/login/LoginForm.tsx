@@ -1,0 +1,135 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Button, Field, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useNavigate } from 'react-router';
+import { api } from '../../api/client';
+import { resolveConfig, useConfig } from '../../api/hooks';
+import type { AuthResult, SessionUser } from '../../core/api-types';
+import { STATIC_ROUTES } from '../../core/routes';
+import { decideSignInRedirect } from '../../core/session';
+import { followRedirect } from '../../app/auth-actions';
+import { browser } from '../../app/browser';
+import { TextInput } from '../../app/components/TextInput';
+import { AppLink } from '../../app/components/AppLink';
+import { FlashAlert } from '../../app/components/FlashAlert';
+import { PasswordInput } from '../../app/components/PasswordInput';
+import { useServerErrors } from '../../app/forms';
+import { session } from '../../app/session';
+import { trackLogin } from '../../app/tracking';
+import { useT } from '../../app/useT';
+
+const FIELDS = ['email', 'password'] as const;
+
+export type LoginFormProps = { mode: 'login' } | { mode: 'auth'; source: string; callbackUrl: string };
+
+/**
+ * The sign-in form (spec 000 §2.3, §4.1, §5). `login`: POST /api/login, store the user, then the
+ * redirect decision of src/core/session. `auth` (sign-in for other applications): POST /api/auth
+ * with source and callbackUrl, then the browser goes to the server's `redirect_url`.
+ */
+export function LoginForm(props: LoginFormProps) {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const { config, loaded } = useConfig();
+  const formRef = useRef<HTMLFormElement>(null);
+  const errors = useServerErrors(FIELDS, t, formRef);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || errors.hasFieldErrors) return;
+    setBusy(true);
+    errors.reset();
+    try {
+      if (props.mode === 'auth') {
+        const result = await api.post<AuthResult>('/auth', { email, password, source: props.source, callbackUrl: props.callbackUrl });
+        browser.assign(result.redirect_url);
+        return;
+      }
+      // Spec 000 §4.1 step 1: forget any previous user and everything stored.
+      session.clear();
+      const user = await api.post<SessionUser>('/login', { email, password });
+      session.setUser(user);
+      trackLogin(user.id);
+      const { dashboard_url } = await resolveConfig(loaded ? config : null);
+      followRedirect(decideSignInRedirect(user, { dashboardUrl: dashboard_url }), navigate);
+    } catch (error) {
+      errors.fail(error);
+      setBusy(false);
+    }
+  }
+
+  const emailError = errors.error('email');
+  const passwordError = errors.error('password');
+
+  /**
+   * Typing in a field clears its error. A failed credentials check is reported on `email` but is
+   * about the pair: correcting the password alone must also re-enable the submit button.
+   */
+  function edited(field: (typeof FIELDS)[number]) {
+    errors.clearField(field);
+    for (const other of FIELDS) {
+      if (other !== field && errors.flash && errors.error(other) === errors.flash) errors.clearField(other);
+    }
+  }
+
+  return (
+    <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <Stack gap="5">
+        {errors.flash && (
+          <FlashAlert>
+            {errors.flash}
+            {errors.otherErrors.map((m) => (
+              <Text key={m}>{m}</Text>
+            ))}
+          </FlashAlert>
+        )}
+        {props.mode === 'auth' && (
+          <>
+            <input type="hidden" name="source" value={props.source} />
+            <input type="hidden" name="callbackUrl" value={props.callbackUrl} />
+          </>
+        )}
+        <Field.Root invalid={Boolean(emailError)}>
+          <Field.Label>{t('login.email')}</Field.Label>
+          <TextInput
+            name="email"
+            type="email"
+            inputMode="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              edited('email');
+            }}
+          />
+          <Field.ErrorText>{emailError}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={Boolean(passwordError)}>
+          <Field.Label>{t('login.password')}</Field.Label>
+          <PasswordInput
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              edited('password');
+            }}
+          />
+          <Field.ErrorText>{passwordError}</Field.ErrorText>
+        </Field.Root>
+        <AppLink to={STATIC_ROUTES.forgot} alignSelf="start">
+          {t('login.forgot')}
+        </AppLink>
+        <Button type="submit" size="lg" disabled={busy || errors.hasFieldErrors}>
+          {busy && <Spinner size="sm" aria-hidden="true" />}
+          {t('login.submit')}
+        </Button>
+        <Text>
+          {t('login.noAccount')} <AppLink to={STATIC_ROUTES['register-type-selection']}>{t('login.register')}</AppLink>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

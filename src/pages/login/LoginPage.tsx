@@ -1,0 +1,43 @@
+import { Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { usePageTitle, useT } from '../../app/useT';
+import { BannerSlider } from './BannerSlider';
+import { LoginForm, type LoginFormProps } from './LoginForm';
+
+/** The sign-in screen: the form and, on wide screens, the banner slider beside it. */
+export function LoginLayout({ subtitle, form }: { subtitle: string; form: LoginFormProps }) {
+  const t = useT('auth');
+  usePageTitle(t('login.pageTitle'));
+  return (
+    <Flex as="main" id="main" tabIndex={-1} outline="none" minH="100dvh" align="stretch">
+      <Flex flex="1" align="center" justify="center" px={{ base: '4', sm: '8' }} py={{ base: '8', md: '12' }} bg="bg">
+        <Stack gap="6" w="full" maxW="sm">
+          <Stack gap="2">
+            <Heading as="h1" size="2xl">
+              {t('login.title')}
+            </Heading>
+            <Text color="fg.muted">{subtitle}</Text>
+          </Stack>
+          <LoginForm {...form} />
+        </Stack>
+      </Flex>
+      <Flex
+        display={{ base: 'none', lg: 'flex' }}
+        flex="1"
+        align="center"
+        justify="center"
+        bg="brand.50"
+        px="10"
+        py="12"
+      >
+        <Box w="full" maxW="800px">
+          <BannerSlider />
+        </Box>
+      </Flex>
+    </Flex>
+  );
+}
+
+export function LoginPage() {
+  const t = useT('auth');
+  return <LoginLayout subtitle={t('login.subtitle')} form={{ mode: 'login' }} />;
+}
