@@ -1,0 +1,53 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { Envelope } from '../../src/core/api-types';
+
+/**
+ * How the flow walker fills each widget or field of widgets/registry.ts from a step's `examples`
+ * entry, the way a person would: by the visible Romanian labels.
+ */
+export type Driver = (page: Page, value: Record<string, unknown>, ctx: { request: APIRequestContext; registrationType: 1 | 2 }) => Promise<void>;
+
+async function payload<T>(request: APIRequestContext, url: string): Promise<T> {
+  const res = await request.get(url);
+  expect(res.ok(), `GET ${url}`).toBe(true);
+  return ((await res.json()) as Envelope<T>).payload;
+}
+
+/** Ticks a checkbox or radio the way a person does: by clicking its (visible) card or label. */
+async function pick(page: Page, role: 'checkbox' | 'radio', name: string): Promise<void> {
+  const input = page.getByRole(role, { name, exact: true });
+  await page.locator('label', { has: input }).click();
+  await expect(input).toBeChecked();
+}
+
+export const drivers: Record<string, Driver> = {
+  async questionnaire(page, value, { request, registrationType }) {
+    const reasons = await payload<{ identifier: string; fe_text: string }[]>(request, `/api/nomenclature/lost-reasons/index?registration_type=${registrationType}`);
+    for (const id of value.reasons as string[]) {
+      const text = reasons.find((r) => r.identifier === id)!.fe_text;
+      await pick(page, 'checkbox', text);
+    }
+  },
+  async activities(page, value, { request }) {
+    const list = await payload<{ id: number; code: string; name: string; is_primary: boolean }[]>(request, '/api/nomenclature/activity/index?is_active=1');
+    const activity = list.find((a) => a.id === value.activity_id)!;
+    if (activity.code === 'question-mark') {
+      await pick(page, 'radio', 'Nu găsesc activitatea');
+      await page.getByLabel('Descrie pe scurt activitatea ta').fill(String(value.activity_details));
+      return;
+    }
+    const more = page.getByRole('button', { name: 'Afișează mai multe activități' });
+    if (!activity.is_primary && (await more.isVisible())) await more.click();
+    await pick(page, 'radio', activity.name);
+  },
+  async civilStatus(page, value, { request }) {
+    await page.getByRole('button', { name: value.is_married ? 'Căsătorit(ă)' : 'Necăsătorit(ă)' }).click();
+    if (value.is_married) {
+      const { data } = await payload<{ data: { id: number; display_name: string }[] }>(request, '/api/nomenclature/marital-status/index');
+      await pick(page, 'radio', data.find((m) => m.id === value.marital_status_id)!.display_name);
+    }
+  },
+  async cardChoice(page, value) {
+    await pick(page, 'radio', value.ghiseu_card_requested === 1 ? 'Da, m-ar interesa' : 'Nu, mulțumesc');
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * Playwright `test` with the helpers every e2e spec needs:
+ *
+ *   import { test, expect } from './fixtures';
+ *   test('…', async ({ page, request, registerViaApi, signInBrowser, outbox }) => {
+ *     const account = await registerViaApi(request, { type: 2, partnerSlug: 'icredit' });
+ *     await signInBrowser(page, account.user);
+ *     await page.goto('/infiintare-pfa/1');
+ *     const [mail] = await outbox(request, account.email);
+ *   });
+ *
+ * The helpers are also exported as plain functions.
+ */
+import { randomBytes } from 'node:crypto';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { Envelope, OutboxMail, Partner, RegisterPayload, SessionUser } from '../../src/core/api-types';
+
+export { expect };
+
+/** Mails of the outbox (GET /api/dev/outbox), newest first; `to` filters by recipient. */
+export async function outbox(request: APIRequestContext, to?: string): Promise<OutboxMail[]> {
+  const res = await request.get('/api/dev/outbox', to ? { params: { to } } : undefined);
+  if (!res.ok()) throw new Error(`GET /api/dev/outbox answered ${res.status()}: ${await res.text()}`);
+  return ((await res.json()) as Envelope<OutboxMail[]>).payload;
+}
+
+/** An address no other test (or run) uses: `prefix.<time><random>@exemplu.ro`. */
+export function uniqueEmail(prefix = 'e2e'): string {
+  return `${prefix}.${Date.now().toString(36)}${randomBytes(3).toString('hex')}@exemplu.ro`.toLowerCase();
+}
+
+export interface RegisterOptions {
+  /** 1 = "Am PFA" (existing company), 2 = "Vreau PFA" (new company). */
+  type: 1 | 2;
+  /** Partner slug as in GET /api/partner/index; default the unaffiliated one (`neafiliat`). */
+  partnerSlug?: string;
+  email?: string;
+  password?: string;
+  phone?: string;
+  referralCode?: string | null;
+  cookies?: RegisterPayload['cookies'];
+}
+
+export interface RegisteredAccount {
+  email: string;
+  password: string;
+  /** The session user the API answered (has `access_token`); what the browser keeps in localStorage `user`. */
+  user: SessionUser;
+  token: string;
+}
+
+export const DEFAULT_PASSWORD = 'parola-sigura-1';
+export const DEFAULT_PHONE = '0712345678';
+
+/** Registers a fresh account through the API (GET /api/partner/index + POST /api/register). */
+export async function registerViaApi(request: APIRequestContext, options: RegisterOptions): Promise<RegisteredAccount> {
+  const partnersRes = await request.get('/api/partner/index');
+  if (!partnersRes.ok()) throw new Error(`GET /api/partner/index answered ${partnersRes.status()}: ${await partnersRes.text()}`);
+  const partners = ((await partnersRes.json()) as Envelope<Partner[]>).payload;
+  const partner = options.partnerSlug
+    ? partners.find((p) => p.slug === options.partnerSlug)
+    : (partners.find((p) => p.is_unaffiliated) ?? partners[0]);
+  if (!partner) {
+    throw new Error(`no partner ${options.partnerSlug ?? '(unaffiliated)'} in ${partners.map((p) => p.slug).join(', ')}`);
+  }
+
+  const email = options.email ?? uniqueEmail(options.type === 1 ? 'am-pfa' : 'vreau-pfa');
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const payload: RegisterPayload = {
+    email,
+    password,
+    phone: options.phone ?? DEFAULT_PHONE,
+    referral_code: options.referralCode ?? null,
+    cookies: options.cookies ?? [],
+    marketing_accepted: true,
+    registration_type: options.type,
+    partner_id: partner.id,
+  };
+  const res = await request.post('/api/register', { data: payload });
+  if (!res.ok()) throw new Error(`POST /api/register answered ${res.status()}: ${await res.text()}`);
+  const user = ((await res.json()) as Envelope<SessionUser>).payload;
+  if (!user?.access_token) throw new Error(`POST /api/register answered no access_token: ${JSON.stringify(user)}`);
+  return { email, password, user, token: user.access_token };
+}
+
+/**
+ * Signs the browser in as `user` without the login form: puts the user object (JSON) in
+ * localStorage `user` before the page's scripts run. Call it before the first `page.goto`.
+ * It is applied once per tab, so a later logout in the test is not undone by a reload.
+ */
+export async function signInBrowser(page: Page, user: SessionUser | RegisteredAccount): Promise<void> {
+  const sessionUser = 'user' in user && 'token' in user ? user.user : (user as SessionUser);
+  await page.addInitScript((value) => {
+    if (!/^https?:$/.test(window.location.protocol)) return;
+    try {
+      if (window.sessionStorage.getItem('e2e-signed-in') === value) return;
+      window.localStorage.setItem('user', value);
+      window.sessionStorage.setItem('e2e-signed-in', value);
+    } catch {
+      // Storage unavailable (opaque origin): nothing to do.
+    }
+  }, JSON.stringify(sessionUser));
+}
+
+export interface Helpers {
+  outbox: typeof outbox;
+  uniqueEmail: typeof uniqueEmail;
+  registerViaApi: typeof registerViaApi;
+  signInBrowser: typeof signInBrowser;
+}
+
+/* eslint-disable no-empty-pattern -- Playwright fixtures must destructure their first argument */
+export const test = base.extend<Helpers>({
+  outbox: async ({}, use) => use(outbox),
+  uniqueEmail: async ({}, use) => use(uniqueEmail),
+  registerViaApi: async ({}, use) => use(registerViaApi),
+  signInBrowser: async ({}, use) => use(signInBrowser),
+});
+/* eslint-enable no-empty-pattern */

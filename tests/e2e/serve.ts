@@ -1,0 +1,114 @@
+/**
+ * The real server for the Playwright tests (playwright.config.ts `webServer`):
+ * `tsx tests/e2e/serve.ts`. Every run starts clean: a fresh temporary DATA_DIR (embedded PGlite,
+ * local file storage, mail outbox), the built browser app from dist/ (run `vite build` first;
+ * `npm run test:e2e` does; E2E_DIST names another folder), on 127.0.0.1:${E2E_PORT || 3100}.
+ *
+ * It also registers the test-only routes of tests/e2e/test-routes.ts.
+ *
+ * E2E_KEEP_DATA=1 keeps the data folder after the run (its path is printed) for debugging.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const port = Number(process.env.E2E_PORT || 3100);
+const host = '127.0.0.1';
+const origin = `http://${host}:${port}`;
+// E2E_DIST: another build folder (default dist/).
+const staticDir = path.resolve(root, process.env.E2E_DIST || 'dist');
+
+if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
+  console.error(`[e2e] ${path.join(staticDir, 'index.html')} is missing: run \`npm run build\` first (\`npm run test:e2e\` builds).`);
+  process.exit(1);
+}
+
+const DATA_PREFIX = 'ghiseu-e2e-';
+
+/**
+ * Removes data folders of earlier runs whose server is gone without cleaning up (the `tsx` CLI
+ * SIGKILLs its child when a stop signal arrives while the child is busy starting). A folder belongs
+ * to the process id in its `e2e.pid`; folders without one are removed after an hour.
+ */
+function sweepStaleDataDirs() {
+  const tmp = os.tmpdir();
+  for (const name of fs.readdirSync(tmp)) {
+    if (!name.startsWith(DATA_PREFIX)) continue;
+    const dir = path.join(tmp, name);
+    try {
+      const pid = Number(fs.readFileSync(path.join(dir, 'e2e.pid'), 'utf8'));
+      try {
+        process.kill(pid, 0);
+        continue; // Still running (another e2e run on this machine).
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+      }
+    } catch {
+      if (Date.now() - fs.statSync(dir).mtimeMs < 3_600_000) continue;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+try {
+  sweepStaleDataDirs();
+} catch (error) {
+  console.warn('[e2e] could not sweep old data folders:', error);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), DATA_PREFIX));
+fs.writeFileSync(path.join(dataDir, 'e2e.pid'), String(process.pid));
+
+// The environment of the run. Set on process.env before the server modules load, so that any part
+// reading the environment directly (not through loadConfig) sees the same values.
+const overrides: Record<string, string> = {
+  HOST: host,
+  PORT: String(port),
+  PUBLIC_URL: origin,
+  DATA_DIR: dataDir,
+  // Always the embedded database and the outbox mailer, whatever the shell exports.
+  DATABASE_URL: '',
+  SMTP_URL: '',
+  SERVE_STATIC: '1',
+  STATIC_DIR: staticDir,
+  DASHBOARD_URL: '',
+  IDV_SIMULATOR_DELAY_MS: '500',
+  AUTH_CALLBACK_ORIGINS: 'http://127.0.0.1:3999',
+  LOG: process.env.E2E_LOG ?? '0',
+};
+Object.assign(process.env, overrides);
+
+let app: FastifyInstance | null = null;
+let closing = false;
+async function shutdown(code: number) {
+  if (closing) return;
+  closing = true;
+  try {
+    await app?.close();
+  } catch (error) {
+    console.error('[e2e] closing the server failed:', error);
+  }
+  if (process.env.E2E_KEEP_DATA === '1') console.log(`[e2e] data kept in ${dataDir}`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code);
+}
+// Registered before the (slow) start so that an early stop still removes the data folder. `on`, not
+// `once`: Playwright signals the whole process group, so tsx's relay delivers the signal a second time.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
+
+try {
+  const { loadConfig } = await import('../../server/config');
+  const { buildApp } = await import('../../server/app');
+  const config = { ...loadConfig(process.env), host, port, dataDir, serveStatic: true, staticDir };
+  app = await buildApp(config);
+  // Test-only routes (POST /__test/place-at-step), never part of server/app.ts.
+  const { registerTestRoutes } = await import('./test-routes');
+  await registerTestRoutes(app);
+  await app.listen({ port, host });
+  console.log(`[e2e] server on ${origin} (database: ${app.database.kind}, data: ${dataDir})`);
+} catch (error) {
+  console.error(`[e2e] the server did not start on ${origin}:`, error);
+  await shutdown(1);
+}

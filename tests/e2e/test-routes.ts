@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { registrationRequests } from '../../server/db/schema';
+
+/**
+ * Test-only routes of the e2e server (registered by tests/e2e/serve.ts, never by server/app.ts):
+ * `POST /__test/place-at-step` puts the signed-in user's request at a step, for walking past the
+ * steps whose screens belong to later issues. The Playwright process cannot write the embedded
+ * database itself (PGlite lives inside the server process).
+ */
+export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
+  app.post<{ Body: { step: string; form_data?: Record<string, unknown> } }>(
+    '/__test/place-at-step',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['step'],
+          properties: { step: { type: 'string', minLength: 1 }, form_data: { type: 'object' } },
+        },
+      },
+    },
+    async (request) => {
+      const user = request.user!;
+      const where = and(eq(registrationRequests.userId, user.id), eq(registrationRequests.registrationType, user.registrationType));
+      const [row] = await app.db.select().from(registrationRequests).where(where);
+      if (!row) throw new Error('open the request first');
+      await app.db
+        .update(registrationRequests)
+        .set({ step: request.body.step, formData: { ...row.formData, ...(request.body.form_data ?? {}) }, version: row.version + 1 })
+        .where(where);
+      return { message: '', payload: null };
+    },
+  );
+}
