@@ -8,7 +8,7 @@ import type { RegistrationRequest } from '../core/api-types';
 import { fields, widgets } from '../../widgets/registry';
 import type { StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
-import { BaseInputTemplate, FieldErrorTemplate } from './templates';
+import { BaseInputTemplate, DescriptionFieldTemplate, FieldErrorTemplate, TitleFieldTemplate } from './templates';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
 import { stepSchema, stepValidator } from './validators';
 
@@ -58,13 +58,6 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   }, [step.schema]);
 
   const schema = useMemo(() => stepSchema(step.schema), [step.schema]);
-  // A schema's title and description document it for developers; the copy comes from the locale files.
-  const formSchema = useMemo(() => {
-    const { title: _title, description: _description, ...rest } = schema;
-    void _title;
-    void _description;
-    return rest as RJSFSchema;
-  }, [schema]);
   const uiSchema = useMemo(() => {
     const ui = translateUiSchema((step.uiSchema ?? {}) as UiSchema, t);
     return { ...ui, 'ui:submitButtonOptions': { norender: true } } as UiSchema;
@@ -136,14 +129,14 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       ) : (
         <Suspense fallback={<Spinner aria-label={t('steps:common.loading')} />}>
           <Form
-            schema={formSchema}
+            schema={schema as RJSFSchema}
             uiSchema={uiSchema}
             formData={formData}
             formContext={formContext}
             validator={validator ?? PLACEHOLDER_VALIDATOR}
             widgets={widgets}
             fields={fields}
-            templates={{ BaseInputTemplate, FieldErrorTemplate }}
+            templates={{ BaseInputTemplate, FieldErrorTemplate, TitleFieldTemplate, DescriptionFieldTemplate }}
             extraErrors={toErrorSchema(serverErrors) as never}
             showErrorList={false}
             noHtml5Validate

@@ -1,5 +1,33 @@
 import { Field, Input, Text } from '@chakra-ui/react';
-import { ariaDescribedByIds, errorId, getInputProps, labelValue, type BaseInputTemplateProps, type FieldErrorProps } from '@rjsf/utils';
+import { Templates } from '@rjsf/chakra-ui';
+import {
+  ariaDescribedByIds,
+  descriptionId,
+  errorId,
+  getInputProps,
+  labelValue,
+  titleId,
+  type BaseInputTemplateProps,
+  type DescriptionFieldProps,
+  type FieldErrorProps,
+  type TitleFieldProps,
+} from '@rjsf/utils';
+
+const { TitleFieldTemplate: ChakraTitle, DescriptionFieldTemplate: ChakraDescription } = Templates;
+
+/**
+ * A step schema's own title and description document it for developers (and flows:check);
+ * the step's heading and intro come from the locale files, so the form's root skips them.
+ */
+export function TitleFieldTemplate(props: TitleFieldProps) {
+  if (props.id === titleId(props.registry.globalFormOptions.idPrefix) || !ChakraTitle) return null;
+  return <ChakraTitle {...props} />;
+}
+
+export function DescriptionFieldTemplate(props: DescriptionFieldProps) {
+  if (props.id === descriptionId(props.registry.globalFormOptions.idPrefix) || !ChakraDescription) return null;
+  return <ChakraDescription {...props} />;
+}
 
 /**
  * @rjsf/chakra-ui's input template lets Chakra generate the label's `for` while rjsf sets the

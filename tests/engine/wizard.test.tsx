@@ -166,6 +166,9 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);
     const send = await screen.findByRole('button', { name: 'Trimite dosar' });
     expect(send.hasAttribute('disabled')).toBe(true);
+    // One heading from the locale file; the schema's developer description (schemas/card.json) stays hidden.
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(screen.queryByText(/Card interest \(spec 001/)).toBeNull();
     fireEvent.click(await screen.findByRole('radio', { name: 'Da, m-ar interesa' }));
     await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
     fireEvent.click(button('Trimite dosar'));
