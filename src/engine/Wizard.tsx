@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
-import { guardDecision, progress, resolveFlow, stepByPath, type ResolvedFlow } from '../core/flow';
+import { guardDecision, progress, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '../core/flow';
 import type { RegistrationRequest } from '../core/api-types';
 import type { RegistrationTypeValue } from '../core/registration';
 import type { StepServices } from '../../widgets/types';
@@ -11,6 +11,8 @@ import { requestContext, StepRunner } from './StepRunner';
 
 export interface WizardProps {
   registrationType: RegistrationTypeValue;
+  /** The flow file to run; default the bundled file of `registrationType` (flows/*.json). */
+  flow?: Flow;
   api: EngineApi;
   services: StepServices;
   /** Told when the server says the user took a stale step (another tab, a double click). */
@@ -26,8 +28,8 @@ export interface WizardProps {
  * server's current step (the step guard: typing another step's URL lands on the current step),
  * reports the progress and runs the step.
  */
-export function Wizard({ registrationType, api, services, onStale, onProgress, onLeave }: WizardProps) {
-  const flow = FLOWS[registrationType];
+export function Wizard({ registrationType, flow: flowFile, api, services, onStale, onProgress, onLeave }: WizardProps) {
+  const flow = flowFile ?? FLOWS[registrationType];
   const location = useLocation();
   const navigate = useNavigate();
   const [request, setRequest] = useState<RegistrationRequest | null>(null);

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { registrationRequests } from '../../server/db/schema';
+import { registrationRequests, users } from '../../server/db/schema';
 
 /**
  * Test-only routes of the e2e server (registered by tests/e2e/serve.ts, never by server/app.ts):
  * `POST /__test/place-at-step` puts the signed-in user's request at a step, for walking past the
- * steps whose screens belong to later issues. The Playwright process cannot write the embedded
- * database itself (PGlite lives inside the server process).
+ * steps whose screens belong to later issues; `POST /__test/user-flags` sets the signed-in user's
+ * dashboard_redirect, which only the back office (not this app) turns on. The Playwright process
+ * cannot write the embedded database itself (PGlite lives inside the server process).
  */
 export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: { step: string; form_data?: Record<string, unknown> } }>(
@@ -30,6 +31,20 @@ export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
         .update(registrationRequests)
         .set({ step: request.body.step, formData: { ...row.formData, ...(request.body.form_data ?? {}) }, version: row.version + 1 })
         .where(where);
+      return { message: '', payload: null };
+    },
+  );
+
+  app.post<{ Body: { dashboard_redirect: boolean } }>(
+    '/__test/user-flags',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        body: { type: 'object', required: ['dashboard_redirect'], properties: { dashboard_redirect: { type: 'boolean' } } },
+      },
+    },
+    async (request) => {
+      await app.db.update(users).set({ dashboardRedirect: request.body.dashboard_redirect }).where(eq(users.id, request.user!.id));
       return { message: '', payload: null };
     },
   );

@@ -3,7 +3,10 @@ import { render } from '@testing-library/react';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import ro from '../../locales/ro/steps.json';
+import { vi } from 'vitest';
 import type { StepServices } from '../../widgets/types';
+import type { EngineApi } from '../../src/engine/api';
+import type { RegistrationRequest } from '../../src/core/api-types';
 
 /** `t` over the real Romanian step copy, with {{var}} interpolation. */
 export function t(key: string, vars: Record<string, unknown> = {}): string {
@@ -55,4 +58,48 @@ export function renderAt(path: string, element: ReactElement, routePattern = '/*
       </MemoryRouter>
     </ChakraProvider>,
   );
+}
+
+const ORDER = Array.from({ length: 10 }, (_, i) => `requesting-company-step-${i}`);
+
+/** A new-PFA request at `step`, as GET /api/registration/open answers it. */
+export function request(step: string, formData: Record<string, unknown> = {}, partner = { slug: 'neafiliat', is_unaffiliated: true, name: 'Standard' }): RegistrationRequest {
+  const i = ORDER.indexOf(step);
+  return {
+    id: 1,
+    registration_type: 2,
+    step,
+    status: 'in_progress',
+    lost_reason: null,
+    form_data: formData,
+    profile: {},
+    media: {},
+    paid: false,
+    created_at: '2026-11-22T10:00:00Z',
+    mailing_address: null,
+    status_timeline: [],
+    steps: {
+      previous: i > 0 ? { identifier: ORDER[i - 1] } : null,
+      current: { identifier: step, index: i },
+      next: i < 9 ? { identifier: ORDER[i + 1] } : null,
+      total: 10,
+    },
+    variants: [],
+    partner: { id: 1, description: null, footnote: null, prices: [], ...partner },
+  };
+}
+
+/** An EngineApi answering GET with `initial` and each POST with `answers[url]`; records the POSTs. */
+export function fakeApi(initial: RegistrationRequest, answers: Record<string, (body: any) => unknown> = {}) {
+  const calls: { url: string; body: unknown }[] = [];
+  const api: EngineApi = {
+    get: vi.fn(async () => initial) as EngineApi['get'],
+    post: vi.fn(async (url: string, body?: unknown) => {
+      calls.push({ url, body });
+      const answer = answers[url];
+      if (!answer) throw new Error(`unexpected POST ${url}`);
+      return answer(body);
+    }) as EngineApi['post'],
+  };
+  return { api, calls };
 }

@@ -1,53 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Wizard } from '../../src/engine/Wizard';
-import type { EngineApi } from '../../src/engine/api';
-import type { RegistrationRequest } from '../../src/core/api-types';
-import { fakeServices, location, renderAt } from './render';
+import { fakeApi, fakeServices, location, renderAt, request } from './render';
 
 afterEach(cleanup);
-
-const ORDER = Array.from({ length: 10 }, (_, i) => `requesting-company-step-${i}`);
-
-function request(step: string, formData: Record<string, unknown> = {}, partner = { slug: 'neafiliat', is_unaffiliated: true, name: 'Standard' }): RegistrationRequest {
-  const i = ORDER.indexOf(step);
-  return {
-    id: 1,
-    registration_type: 2,
-    step,
-    status: 'in_progress',
-    lost_reason: null,
-    form_data: formData,
-    profile: {},
-    media: {},
-    paid: false,
-    created_at: '2026-11-22T10:00:00Z',
-    mailing_address: null,
-    status_timeline: [],
-    steps: {
-      previous: i > 0 ? { identifier: ORDER[i - 1] } : null,
-      current: { identifier: step, index: i },
-      next: i < 9 ? { identifier: ORDER[i + 1] } : null,
-      total: 10,
-    },
-    variants: [],
-    partner: { id: 1, description: null, footnote: null, prices: [], ...partner },
-  };
-}
-
-function fakeApi(initial: RegistrationRequest, answers: Record<string, (body: any) => unknown> = {}) {
-  const calls: { url: string; body: unknown }[] = [];
-  const api: EngineApi = {
-    get: vi.fn(async () => initial) as EngineApi['get'],
-    post: vi.fn(async (url: string, body?: unknown) => {
-      calls.push({ url, body });
-      const answer = answers[url];
-      if (!answer) throw new Error(`unexpected POST ${url}`);
-      return answer(body);
-    }) as EngineApi['post'],
-  };
-  return { api, calls };
-}
 
 const button = (name: string) => screen.getByRole('button', { name });
 
