@@ -143,7 +143,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (url.startsWith('/api/') || url.startsWith('/assets/') || request.method !== 'GET' || !hasStatic) {
+    if (url.startsWith('/api/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasStatic) {
       return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
     }
     // Every other page is the browser app's: its router shows the page or the 404 copy.
