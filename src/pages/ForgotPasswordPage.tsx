@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button, Field, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Heading, Stack, Text } from '@chakra-ui/react';
+import { FormField, SubmitButton } from '../app/components/FormField';
 import { api } from '../api/client';
 import { STATIC_ROUTES } from '../core/routes';
 import { TextInput } from '../app/components/TextInput';
@@ -49,8 +50,7 @@ export function ForgotPasswordPage() {
           <Stack gap="5">
             <Text color="fg.muted">{t('forgot.intro')}</Text>
             {errors.flash && !emailError && <FlashAlert>{errors.flash}</FlashAlert>}
-            <Field.Root invalid={Boolean(emailError)}>
-              <Field.Label>{t('forgot.email')}</Field.Label>
+            <FormField label={t('forgot.email')} error={emailError}>
               <TextInput
                 name="email"
                 type="email"
@@ -62,12 +62,10 @@ export function ForgotPasswordPage() {
                   errors.clearField('email');
                 }}
               />
-              <Field.ErrorText>{emailError}</Field.ErrorText>
-            </Field.Root>
-            <Button type="submit" size="lg" disabled={busy || errors.hasFieldErrors}>
-              {busy && <Spinner size="sm" aria-hidden="true" />}
+            </FormField>
+            <SubmitButton busy={busy} disabled={errors.hasFieldErrors}>
               {t('forgot.submit')}
-            </Button>
+            </SubmitButton>
           </Stack>
         </form>
       )}

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
-import { Button, Field, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Heading, Stack, Text } from '@chakra-ui/react';
+import { FormField, SubmitButton } from '../app/components/FormField';
 import { useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import type { ResetPayload } from '../core/api-types';
@@ -63,8 +64,7 @@ export function ResetPasswordPage() {
   function field(name: (typeof FIELDS)[number], label: string, hint?: string) {
     const error = errors.error(name);
     return (
-      <Field.Root invalid={Boolean(error)}>
-        <Field.Label>{label}</Field.Label>
+      <FormField label={label} error={error} hint={hint}>
         <PasswordInput
           name={name}
           autoComplete="new-password"
@@ -74,9 +74,7 @@ export function ResetPasswordPage() {
             errors.clearField(name);
           }}
         />
-        {hint && !error && <Field.HelperText>{hint}</Field.HelperText>}
-        <Field.ErrorText>{error}</Field.ErrorText>
-      </Field.Root>
+      </FormField>
     );
   }
 
@@ -107,10 +105,9 @@ export function ResetPasswordPage() {
             )}
             {field('password', t('reset.password'), t('reset.passwordHint'))}
             {field('password_confirmation', t('reset.confirmation'))}
-            <Button type="submit" size="lg" disabled={busy || errors.hasFieldErrors}>
-              {busy && <Spinner size="sm" aria-hidden="true" />}
+            <SubmitButton busy={busy} disabled={errors.hasFieldErrors}>
               {t('reset.submit')}
-            </Button>
+            </SubmitButton>
           </Stack>
         </form>
       )}

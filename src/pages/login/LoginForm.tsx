@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button, Field, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Stack, Text } from '@chakra-ui/react';
+import { FormField, SubmitButton } from '../../app/components/FormField';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { resolveConfig, useConfig } from '../../api/hooks';
@@ -91,8 +92,7 @@ export function LoginForm(props: LoginFormProps) {
             <input type="hidden" name="callbackUrl" value={props.callbackUrl} />
           </>
         )}
-        <Field.Root invalid={Boolean(emailError)}>
-          <Field.Label>{t('login.email')}</Field.Label>
+        <FormField label={t('login.email')} error={emailError}>
           <TextInput
             name="email"
             type="email"
@@ -104,10 +104,8 @@ export function LoginForm(props: LoginFormProps) {
               edited('email');
             }}
           />
-          <Field.ErrorText>{emailError}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root invalid={Boolean(passwordError)}>
-          <Field.Label>{t('login.password')}</Field.Label>
+        </FormField>
+        <FormField label={t('login.password')} error={passwordError}>
           <PasswordInput
             name="password"
             autoComplete="current-password"
@@ -117,15 +115,13 @@ export function LoginForm(props: LoginFormProps) {
               edited('password');
             }}
           />
-          <Field.ErrorText>{passwordError}</Field.ErrorText>
-        </Field.Root>
+        </FormField>
         <AppLink to={STATIC_ROUTES.forgot} alignSelf="start">
           {t('login.forgot')}
         </AppLink>
-        <Button type="submit" size="lg" disabled={busy || errors.hasFieldErrors}>
-          {busy && <Spinner size="sm" aria-hidden="true" />}
+        <SubmitButton busy={busy} disabled={errors.hasFieldErrors}>
           {t('login.submit')}
-        </Button>
+        </SubmitButton>
         <Text>
           {t('login.noAccount')} <AppLink to={STATIC_ROUTES['register-type-selection']}>{t('login.register')}</AppLink>
         </Text>

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button, Checkbox, Field, Fieldset, Heading, NativeSelect, RadioCard, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Checkbox, Field, Fieldset, Heading, NativeSelect, RadioCard, Spinner, Stack, Text } from '@chakra-ui/react';
+import { FormField, SubmitButton } from '../../app/components/FormField';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { resolveConfig, useConfig, usePartners } from '../../api/hooks';
@@ -183,8 +184,7 @@ export function AccountPage() {
               ))}
             </FlashAlert>
           )}
-          <Field.Root invalid={Boolean(emailError)}>
-            <Field.Label>{t('account.email')}</Field.Label>
+          <FormField label={t('account.email')} error={emailError}>
             <TextInput
               name="email"
               type="email"
@@ -196,10 +196,8 @@ export function AccountPage() {
                 errors.clearField('email');
               }}
             />
-            <Field.ErrorText>{emailError}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={Boolean(phoneError)}>
-            <Field.Label>{t('account.phone')}</Field.Label>
+          </FormField>
+          <FormField label={t('account.phone')} error={phoneError}>
             <TextInput
               name="phone"
               type="tel"
@@ -212,10 +210,8 @@ export function AccountPage() {
                 errors.clearField('phone');
               }}
             />
-            <Field.ErrorText>{phoneError}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={Boolean(passwordError)}>
-            <Field.Label>{t('account.password')}</Field.Label>
+          </FormField>
+          <FormField label={t('account.password')} error={passwordError} hint={t('account.passwordHint')}>
             <PasswordInput
               name="password"
               autoComplete="new-password"
@@ -225,9 +221,7 @@ export function AccountPage() {
                 errors.clearField('password');
               }}
             />
-            <Field.HelperText>{t('account.passwordHint')}</Field.HelperText>
-            <Field.ErrorText>{passwordError}</Field.ErrorText>
-          </Field.Root>
+          </FormField>
           {partnerField()}
           <Field.Root invalid={Boolean(termsError)}>
             <Checkbox.Root
@@ -245,10 +239,9 @@ export function AccountPage() {
             </Checkbox.Root>
             <Field.ErrorText>{termsError}</Field.ErrorText>
           </Field.Root>
-          <Button type="submit" size="lg" disabled={!complete || busy || errors.hasFieldErrors}>
-            {busy && <Spinner size="sm" aria-hidden="true" />}
+          <SubmitButton busy={busy} disabled={!complete || errors.hasFieldErrors}>
             {t('account.submit')}
-          </Button>
+          </SubmitButton>
           <AppLink to={typeSelectionPath(slug, search)} alignSelf="start">
             {t('account.back')}
           </AppLink>
