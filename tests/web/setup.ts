@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 // Browser APIs that jsdom lacks and Chakra UI / Ark UI use.
 globalThis.ResizeObserver ??= class {
@@ -20,6 +20,9 @@ window.matchMedia ??= ((query: string) => ({
 Element.prototype.scrollIntoView ??= function () {};
 Element.prototype.scrollTo ??= function () {};
 window.scrollTo = () => {};
+
+// Lazy page chunks load slower on a busy 2-core CI machine than Testing Library's 1 s default.
+configure({ asyncUtilTimeout: 5000 });
 
 // jest-dom is not installed: tests use plain `expect`. Unmount what a test rendered (vitest runs
 // without globals, so Testing Library cannot register this itself).
