@@ -23,6 +23,100 @@ export interface MaritalStatus {
   is_default: boolean;
 }
 
+/** Counties and cities of the nomenclature (`GET /api/nomenclature/county|city/index/{offset}/{limit}`). */
+export type { City, County } from '../src/core/api-types';
+import type { City, County } from '../src/core/api-types';
+
+/** County and city lookups for the address pickers (spec 000 §9: counties limit 42, cities paged 25). */
+export interface PlacesService {
+  counties(search?: string): Promise<County[]>;
+  cities(countyId: number, offset: number, limit: number, search?: string): Promise<{ data: City[]; total: number }>;
+}
+
+/** The address form's values (spec 000 §5 "Address form"); `POST /api/registration/update-user-info`. */
+export interface AddressValues {
+  first_name: string;
+  last_name: string;
+  county_id: number | null;
+  city_id: number | null;
+  street: string;
+  number: string;
+  building: string;
+  entrance: string;
+  floor: string;
+  apartment: string;
+  postal_code: string;
+  place_of_birth: string;
+}
+
+/** The profile of a request as the server returns it (identity data and home address). */
+export interface Profile {
+  first_name?: string | null;
+  last_name?: string | null;
+  personal_code?: string | null;
+  place_of_birth?: string | null;
+  county_id?: number | null;
+  county?: string | null;
+  city_id?: number | null;
+  city?: string | null;
+  street?: string | null;
+  number?: string | null;
+  building?: string | null;
+  entrance?: string | null;
+  floor?: string | null;
+  apartment?: string | null;
+  postal_code?: string | null;
+  address_1?: string | null;
+  address_2?: string | null;
+}
+
+/** Upload contexts of an identity session, in their order (spec 000 §3 "Identity session"). */
+export const IDENTITY_CONTEXTS = ['document-front', 'document-back', 'face'] as const;
+export type IdentityContext = (typeof IDENTITY_CONTEXTS)[number];
+
+/** 1 pending (collecting uploads), 2 approved, 3 rejected, 4 submitted (spec 000 §4.4). */
+export type IdentityStatus = number;
+
+export interface IdentityUpload {
+  file_id: number;
+  /** Owner-only URL of the stored image (`GET /api/files/{id}`), fetched with the bearer token. */
+  preview_url: string;
+}
+
+/** `GET /api/veriff/get-last-session` (null when the user has none). */
+export interface IdentitySession {
+  session_id: string;
+  custom_id: string;
+  status: IdentityStatus;
+  submitted: boolean;
+  uploads: Record<IdentityContext, IdentityUpload | null>;
+}
+
+/** A failed identity call: the HTTP status, the server's message and code (e.g. VERIFF_SESSION_NOT_FOUND). */
+export interface IdentityError {
+  status: number;
+  message: string;
+  code?: string;
+  fieldErrors?: Record<string, string[]>;
+}
+
+/** The identity provider's calls (spec 001 §7 "Identity verification provider calls"). */
+export interface IdentityService {
+  lastSession(): Promise<IdentitySession | null>;
+  createSession(): Promise<{ session_id: string; custom_id: string }>;
+  upload(sessionId: string, context: IdentityContext, file: Blob, fileName: string, onProgress?: (fraction: number) => void): Promise<IdentityUpload>;
+  submit(sessionId: string): Promise<void>;
+  status(sessionId: string, customId: string): Promise<IdentityStatus>;
+  error(sessionId: string, customId: string): Promise<{ code: string | number | null; translated_reason: string | null }>;
+  deleteSession(sessionId: string, customId: string): Promise<void>;
+  /** An object URL of an owner-only image (fetched with the bearer token). */
+  preview(url: string): Promise<string>;
+  /** A single-use link that opens `redirect` (a route name) signed in on another device. */
+  autoLoginLink(redirect: string): Promise<string>;
+  /** Saves the home address and place of birth; resolves to the updated profile; rejects with field errors. */
+  saveAddress(values: AddressValues): Promise<Profile>;
+}
+
 export interface StepServices {
   /** Translates a locale key (`steps:card.yes`); `{{product}}` is filled in. */
   t(key: string, vars?: Record<string, unknown>): string;
@@ -30,12 +124,18 @@ export interface StepServices {
   lostReasons(): Promise<LostReason[]>;
   activities(): Promise<Activity[]>;
   maritalStatuses(): Promise<MaritalStatus[]>;
+  places: PlacesService;
+  identity: IdentityService;
 }
 
 export interface StepFormContext {
   services: StepServices;
   /** Identifier of the step being shown; its heading has the id `<stepId>-title`. */
   stepId: string;
+  /** The request's profile (identity data and home address) as last loaded. */
+  profile: Profile;
+  /** Reloads the request from the server (profile, media, current step); the step re-renders with it. */
+  reloadRequest(): Promise<void>;
 }
 
 /** Reads the engine's context from an rjsf registry. */

@@ -22,7 +22,12 @@ Element.prototype.scrollTo ??= function () {};
 window.scrollTo = () => {};
 
 // Lazy page chunks load slower on a busy 2-core CI machine than Testing Library's 1 s default.
-configure({ asyncUtilTimeout: 5000 });
+// Not 3000 or 5000: tests spy on setTimeout to find the e-mail pages' 3 s and 5 s timers.
+configure({ asyncUtilTimeout: 6000 });
+
+// jsdom has no CSS.escape; Ark UI's combobox (zag) uses it to find the highlighted option.
+globalThis.CSS ??= {} as typeof CSS;
+CSS.escape ??= (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`);
 
 // jest-dom is not installed: tests use plain `expect`. Unmount what a test rendered (vitest runs
 // without globals, so Testing Library cannot register this itself).
