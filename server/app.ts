@@ -3,6 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
@@ -22,6 +23,12 @@ import publicRoutes from './routes/public';
 import registrationRoutes from './routes/registration';
 import lostRoutes from './routes/lost';
 import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
+import fileRoutes from './routes/files';
+import identityRoutes from './routes/identity';
+import userInfoRoutes from './routes/user-info';
+import { createFileStorage, type FileStorage } from './storage/file-storage';
+import { createIdentityProvider } from './identity/service';
+import type { IdentityProvider } from './identity/types';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +38,10 @@ declare module 'fastify' {
     mailer: Mailer;
     limits: { loginEmail: AttemptLimiter; loginAddress: AttemptLimiter; forgotEmail: AttemptLimiter };
     flows: FlowRegistry;
+    /** Uploaded files' bytes (DATA_DIR/files, or memory for tests). */
+    storage: FileStorage;
+    /** The identity verification provider: Veriff when configured, else the built-in simulator. */
+    identity: IdentityProvider;
   }
 }
 
@@ -38,6 +49,8 @@ export interface BuildOptions {
   /** An already open database (tests share one per worker); closed by its owner, not by the app. */
   database?: Database;
   mailer?: Mailer;
+  storage?: FileStorage;
+  identity?: IdentityProvider;
 }
 
 /** Content-Security-Policy of every page: no inline or eval'd script (validators are precompiled). */
@@ -76,6 +89,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('mailer', options.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new OutboxMailer(database.db)));
+  app.decorate('storage', options.storage ?? createFileStorage(config));
+  app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
   app.decorate('limits', {
     loginEmail: new AttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
     loginAddress: new AttemptLimiter(config.loginMaxAttempts * 5, config.loginWindowMs),
@@ -112,6 +127,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(fastifyCookie);
+  // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
+  await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
   await app.register(authPlugin);
   await app.register(publicRoutes, { prefix: '/api' });
   await app.register(accountRoutes, { prefix: '/api' });
@@ -123,6 +140,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(unsubscribeRoutes, { prefix: '/api' });
   await app.register(registrationRoutes, { prefix: '/api', registry: flows });
   await app.register(lostRoutes, { prefix: '/api', registry: flows });
+  await app.register(fileRoutes, { prefix: '/api' });
+  await app.register(identityRoutes, { prefix: '/api' });
+  await app.register(userInfoRoutes, { prefix: '/api' });
   await app.register(devRoutes);
   await app.register(ssoRoutes);
 

@@ -34,6 +34,15 @@ export interface AppConfig {
   accessTokenTtlDays: number;
   /** HMAC key of the id_token handed to other applications by /auth; default: a key kept in DATA_DIR. */
   idTokenSecret: string | null;
+  /** Veriff integration (X-AUTH-CLIENT); when unset the built-in identity simulator is used. */
+  veriffApiKey: string | null;
+  /** Veriff shared secret key: X-HMAC-SIGNATURE of requests and of the decision webhook. */
+  veriffSharedSecret: string | null;
+  veriffBaseUrl: string;
+  /** The simulator decides this long after a session is submitted (when its status is next asked). */
+  idvSimulatorDelayMs: number;
+  /** Largest identity photo accepted by POST /api/veriff/upload-image, in bytes. */
+  idvMaxUploadBytes: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -69,5 +78,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginWindowMs: Number(env.LOGIN_WINDOW_MS ?? 15 * 60 * 1000),
     accessTokenTtlDays: Number(env.ACCESS_TOKEN_TTL_DAYS ?? 30),
     idTokenSecret: env.ID_TOKEN_SECRET || null,
+    veriffApiKey: env.VERIFF_API_KEY || null,
+    veriffSharedSecret: env.VERIFF_SHARED_SECRET || null,
+    veriffBaseUrl: (env.VERIFF_BASE_URL || 'https://stationapi.veriff.com').replace(/\/+$/, ''),
+    idvSimulatorDelayMs: Number(env.IDV_SIMULATOR_DELAY_MS ?? 3000),
+    idvMaxUploadBytes: Number(env.IDV_MAX_UPLOAD_BYTES ?? 10 * 1024 * 1024),
   };
 }

@@ -59,6 +59,10 @@ const FIELD_MESSAGES: Record<string, Record<string, string>> = {
   partner_id: { required: 'Alege tipul de abonament.', type: 'Alege tipul de abonament.' },
   registration_type: { required: 'Alege tipul de înregistrare.', enum: 'Alege tipul de înregistrare.' },
   callbackUrl: { required: 'Adresa de întoarcere lipsește.' },
+  county_id: { required: 'Alege județul.', type: 'Alege județul.', minimum: 'Alege județul.' },
+  city_id: { required: 'Alege localitatea.', type: 'Alege localitatea.', minimum: 'Alege localitatea.' },
+  postal_code: { pattern: 'Codul poștal are 6 cifre.' },
+  context: { enum: 'Tipul fotografiei nu este cunoscut.' },
   activity_details: {
     required: 'Descrie pe scurt activitatea pe care o vei avea.',
     pattern: 'Descrie pe scurt activitatea pe care o vei avea.',

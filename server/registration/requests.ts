@@ -4,6 +4,7 @@ import { resolveFlow, stepsInfo, type Flow, type FlowContext, type ResolvedFlow 
 import type { Db } from '../db';
 import { partnerPrices, partners, registrationRequests } from '../db/schema';
 import { forbidden, HttpError } from '../lib/http-errors';
+import { identityMedia } from '../identity/queries';
 import type { UserRow } from '../lib/tokens';
 
 export type RequestRow = typeof registrationRequests.$inferSelect;
@@ -47,6 +48,7 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     .where(eq(partnerPrices.partnerId, partner.id))
     .orderBy(asc(partnerPrices.sortOrder));
   const steps = stepsInfo(flow, request.step);
+  const media = await identityMedia(db, request.userId);
   return {
     id: request.id,
     registration_type: request.registrationType,
@@ -55,7 +57,7 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     lost_reason: request.lostReason,
     form_data: request.formData,
     profile: request.profile,
-    media: {},
+    media,
     paid: request.paid,
     created_at: request.createdAt.toISOString(),
     mailing_address: null,

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { activities, lostReasons, maritalStatuses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
+import { identityStepProblem } from '../identity/queries';
 import type { RequestRow } from './requests';
 
 export interface StepRuleInput {
@@ -47,9 +48,20 @@ const civilStatus: StepRule = async ({ app, body }) => {
   if (!row) throw new FieldValidationError({ marital_status_id: ['Alege regimul matrimonial.'] });
 };
 
+/**
+ * The identity step is confirmed only when the last identity session is approved (or rejected with
+ * all three photos and a complete profile, spec 000 §4.4) and profile and address are complete.
+ */
+const identityFile: StepRule = async ({ app, request }) => {
+  const problem = await identityStepProblem(app.db, request.userId, request.profile);
+  if (problem) throw new FieldValidationError({ verified: [problem] }, problem);
+};
+
 export const STEP_RULES: Record<string, StepRule> = {
   '/api/registration/open': questionnaire,
   '/api/registration/existing/open': questionnaire,
   '/api/registration/collect/company': activity,
   '/api/registration/collect/civil-status': civilStatus,
+  '/api/registration/confirm/identity-file': identityFile,
+  '/api/registration/existing/confirm/identity-file': identityFile,
 };

@@ -74,7 +74,10 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       if (step.status === 'pending' || !step.submit.store) {
         throw new FieldValidationError({ current_step_identifier: ['Completează pasul curent pentru a merge mai departe.'] });
       }
-      validateStep(step, storedStepData(step, row.formData));
+      const stored = storedStepData(step, row.formData);
+      validateStep(step, stored);
+      // What the database knows may have changed since (a deleted identity session): check again.
+      await STEP_RULES[step.submit.endpoint]?.({ app, body: stored, request: row });
       if (!info.next) return { message: '', payload: await serialize() };
       const moved = await moveRequest(app.db, row, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());

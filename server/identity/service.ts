@@ -1,0 +1,313 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../config';
+import type { Db } from '../db';
+import { identitySessions, identityUploads, registrationRequests, users } from '../db/schema';
+import { deleteFiles, fileUrl, saveFile } from '../files/files';
+import { detectImageType } from '../lib/image-type';
+import { FieldValidationError, HttpError } from '../lib/http-errors';
+import type { UploadedFile } from '../lib/multipart';
+import { openRequest } from '../registration/requests';
+import { hasAllUploads, lastSession, uploadsOf, type IdentitySessionRow } from './queries';
+import { SimulatorProvider } from './simulator';
+import {
+  CONTEXT_NAMES,
+  IDENTITY_CONTEXTS,
+  IdentityProviderError,
+  IdentityStatus,
+  type IdentityContext,
+  type IdentityDecision,
+  type IdentityPerson,
+  type IdentityProvider,
+} from './types';
+import { VeriffClient } from './veriff';
+
+export type { IdentitySessionRow, IdentityUploadRow } from './queries';
+
+export const SESSION_NOT_FOUND_CODE = 'VERIFF_SESSION_NOT_FOUND';
+
+/** Romanian copy of the identity calls (spec 000 §8 where it has one). */
+export const IDENTITY_MESSAGES = {
+  notFound: 'Sesiunea de verificare nu a fost găsită.',
+  createFailed: 'Nu s-a putut iniția sesiunea de verificare. Te rugăm să încerci din nou.',
+  alreadyVerified: 'Identitatea ta a fost deja verificată.',
+  uploadFailed: (context: IdentityContext) => `Încărcarea pentru ${CONTEXT_NAMES[context]} a eșuat. Te rugăm să încerci din nou.`,
+  submitFailed: 'Trimiterea pentru verificare a eșuat. Te rugăm să încerci din nou.',
+  alreadySubmitted: 'Fotografiile au fost deja trimise pentru verificare. Pentru fotografii noi, șterge sesiunea și reîncepe procesul.',
+  decided: 'Verificarea acestei sesiuni s-a încheiat. Pentru fotografii noi, șterge sesiunea și reîncepe procesul.',
+  missingUploads: 'Încarcă toate cele trei fotografii înainte de a trimite.',
+  uploadFirst: (context: IdentityContext) => `Încarcă mai întâi ${CONTEXT_NAMES[context]}.`,
+  wrongType: 'Fotografia trebuie să fie JPEG, PNG, HEIC/HEIF sau WebP.',
+  tooLarge: (bytes: number) =>
+    `Fotografia poate avea cel mult ${bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`}.`,
+  tooMany: 'Trimite o singură fotografie odată.',
+  deleted: 'Sesiunea de verificare a fost ștearsă.',
+} as const;
+
+export const sessionNotFound = () => new HttpError(404, IDENTITY_MESSAGES.notFound, { code: SESSION_NOT_FOUND_CODE });
+
+/** The provider named by the configuration: Veriff when VERIFF_API_KEY is set, else the simulator. */
+export function createIdentityProvider(config: AppConfig, db: Db): IdentityProvider {
+  if (config.veriffApiKey) {
+    if (!config.veriffSharedSecret) throw new Error('VERIFF_SHARED_SECRET is required when VERIFF_API_KEY is set');
+    return new VeriffClient({ apiKey: config.veriffApiKey, sharedSecret: config.veriffSharedSecret, baseUrl: config.veriffBaseUrl });
+  }
+  return new SimulatorProvider(db, config.idvSimulatorDelayMs);
+}
+
+/** The provider that holds a session (a simulator session stays with the simulator after a switch). */
+function providerFor(app: FastifyInstance, session: IdentitySessionRow): IdentityProvider {
+  if (app.identity.name === session.provider) return app.identity;
+  if (session.provider === 'simulator') return new SimulatorProvider(app.db, app.config.idvSimulatorDelayMs);
+  throw new IdentityProviderError(`identity provider ${session.provider} is not configured`);
+}
+
+function logProviderError(app: FastifyInstance, error: unknown, what: string): void {
+  if (error instanceof IdentityProviderError) app.log.warn({ err: error }, `identity provider: ${what} failed`);
+  else app.log.error({ err: error }, `identity provider: ${what} failed`);
+}
+
+/** A session of this user by the provider's id (and custom_id when given); anything else is "not found". */
+export async function ownedSession(app: FastifyInstance, userId: number, sessionId: string, customId?: string): Promise<IdentitySessionRow> {
+  const [row] = await app.db
+    .select()
+    .from(identitySessions)
+    .where(and(eq(identitySessions.sessionId, sessionId), eq(identitySessions.userId, userId), isNull(identitySessions.deletedAt)));
+  if (!row || (customId !== undefined && row.customId !== customId)) throw sessionNotFound();
+  return row;
+}
+
+/**
+ * The user's open session (status 1 or 4), or a new one. A double click cannot make two: the
+ * database allows one open session per user and the loser of a race answers with the winner's.
+ */
+export async function createSession(app: FastifyInstance, userId: number): Promise<IdentitySessionRow> {
+  const last = await lastSession(app.db, userId);
+  if (last && (last.status === IdentityStatus.created || last.status === IdentityStatus.submitted)) return last;
+  if (last?.status === IdentityStatus.approved) throw new HttpError(409, IDENTITY_MESSAGES.alreadyVerified);
+
+  const customId = randomBytes(16).toString('hex');
+  let created: { sessionId: string };
+  try {
+    created = await app.identity.createSession({ vendorData: customId });
+  } catch (error) {
+    logProviderError(app, error, 'create session');
+    throw new HttpError(502, IDENTITY_MESSAGES.createFailed);
+  }
+  const [row] = await app.db
+    .insert(identitySessions)
+    .values({ userId, provider: app.identity.name, sessionId: created.sessionId, customId })
+    .onConflictDoNothing()
+    .returning();
+  if (row) return row;
+  await app.identity.deleteSession(created.sessionId).catch((error: unknown) => logProviderError(app, error, 'delete session'));
+  const winner = await lastSession(app.db, userId);
+  if (winner && (winner.status === IdentityStatus.created || winner.status === IdentityStatus.submitted)) return winner;
+  throw new HttpError(502, IDENTITY_MESSAGES.createFailed);
+}
+
+export interface UploadResult {
+  context: IdentityContext;
+  file_id: number;
+  preview_url: string;
+}
+
+/**
+ * Stores one photo of a session: the context must be the next one missing (front, back, selfie)
+ * or one already uploaded (a re-upload replaces the old photo, which is deleted); the photo must be
+ * JPEG, PNG, WebP or HEIC/HEIF by content. Stored first, then sent to the provider.
+ */
+export async function uploadImage(
+  app: FastifyInstance,
+  userId: number,
+  input: { sessionId: string; context: IdentityContext; file: UploadedFile },
+): Promise<UploadResult> {
+  const session = await ownedSession(app, userId, input.sessionId);
+  if (session.status !== IdentityStatus.created) {
+    throw new HttpError(409, session.status === IdentityStatus.submitted ? IDENTITY_MESSAGES.alreadySubmitted : IDENTITY_MESSAGES.decided);
+  }
+  const uploads = await uploadsOf(app.db, session);
+  const errors: Record<string, string[]> = {};
+  const next = IDENTITY_CONTEXTS.find((c) => !uploads.some((u) => u.context === c));
+  if (input.context !== next && !uploads.some((u) => u.context === input.context)) {
+    errors.context = [IDENTITY_MESSAGES.uploadFirst(next ?? 'document-front')];
+  }
+  const type = detectImageType(input.file.data);
+  if (!type) errors.media_file = [IDENTITY_MESSAGES.wrongType];
+  if (Object.keys(errors).length || !type) throw new FieldValidationError(errors);
+
+  const stored = await saveFile(app, userId, {
+    data: input.file.data,
+    originalName: input.file.filename || `${input.context}.${type.extension}`,
+    contentType: type.contentType,
+  });
+  try {
+    await providerFor(app, session).uploadMedia(session.sessionId, {
+      context: input.context,
+      data: input.file.data,
+      contentType: type.contentType,
+      fileName: stored.originalName,
+    });
+  } catch (error) {
+    logProviderError(app, error, 'upload media');
+    await deleteFiles(app, [stored.id]);
+    throw new HttpError(502, IDENTITY_MESSAGES.uploadFailed(input.context));
+  }
+  const where = and(eq(identityUploads.identitySessionId, session.id), eq(identityUploads.context, input.context));
+  const previous = await app.db.delete(identityUploads).where(where).returning();
+  await app.db
+    .insert(identityUploads)
+    .values({ identitySessionId: session.id, context: input.context, fileId: stored.id })
+    .onConflictDoUpdate({ target: [identityUploads.identitySessionId, identityUploads.context], set: { fileId: stored.id, createdAt: new Date() } });
+  await deleteFiles(
+    app,
+    previous.map((p) => p.fileId).filter((id) => id !== stored.id),
+  );
+  return { context: input.context, file_id: stored.id, preview_url: fileUrl(stored.id) };
+}
+
+/** Sends the session for a decision (status 4). Already submitted: nothing changes. */
+export async function submitSession(app: FastifyInstance, userId: number, sessionId: string): Promise<IdentitySessionRow> {
+  const session = await ownedSession(app, userId, sessionId);
+  if (session.status === IdentityStatus.submitted) return session;
+  if (session.status !== IdentityStatus.created) throw new HttpError(409, IDENTITY_MESSAGES.decided);
+  if (!hasAllUploads(await uploadsOf(app.db, session))) {
+    throw new FieldValidationError({ session_id: [IDENTITY_MESSAGES.missingUploads] });
+  }
+  try {
+    await providerFor(app, session).submit(session.sessionId);
+  } catch (error) {
+    logProviderError(app, error, 'submit');
+    throw new HttpError(502, IDENTITY_MESSAGES.submitFailed);
+  }
+  const [updated] = await app.db
+    .update(identitySessions)
+    .set({ status: IdentityStatus.submitted, submittedAt: new Date() })
+    .where(and(eq(identitySessions.id, session.id), eq(identitySessions.status, IdentityStatus.created)))
+    .returning();
+  return updated ?? ownedSession(app, userId, sessionId);
+}
+
+/** The session's status; while it waits for a decision (4) the provider is asked for one. */
+export async function refreshStatus(app: FastifyInstance, userId: number, sessionId: string, customId: string): Promise<IdentitySessionRow> {
+  const session = await ownedSession(app, userId, sessionId, customId);
+  if (session.status !== IdentityStatus.submitted) return session;
+  let decision: IdentityDecision | null;
+  try {
+    decision = await providerFor(app, session).decision(session.sessionId);
+  } catch (error) {
+    // The browser keeps polling: a passing provider failure is no answer yet.
+    logProviderError(app, error, 'read decision');
+    return session;
+  }
+  if (!decision) return session;
+  return applyDecision(app, session, decision);
+}
+
+/**
+ * Records a decision once (a session still open: 1 or 4); on approval the person on the document
+ * goes into the user's request profile. Returns the session as it now stands.
+ */
+export async function applyDecision(app: FastifyInstance, session: IdentitySessionRow, decision: IdentityDecision): Promise<IdentitySessionRow> {
+  const [updated] = await app.db
+    .update(identitySessions)
+    .set({
+      status: decision.status,
+      decidedAt: decision.decidedAt,
+      decisionCode: decision.code,
+      reasonCode: decision.reasonCode,
+      reason: decision.reason,
+      person: decision.person as Record<string, unknown> | null,
+    })
+    .where(
+      and(
+        eq(identitySessions.id, session.id),
+        inArray(identitySessions.status, [IdentityStatus.created, IdentityStatus.submitted]),
+        isNull(identitySessions.deletedAt),
+      ),
+    )
+    .returning();
+  if (!updated) {
+    const [current] = await app.db.select().from(identitySessions).where(eq(identitySessions.id, session.id));
+    return current ?? session;
+  }
+  if (decision.status === IdentityStatus.approved && decision.person) {
+    await writePersonToProfile(app, session.userId, decision.person);
+  }
+  return updated;
+}
+
+/**
+ * Names, CNP and place of birth from the document into the profile of the user's request (merged
+ * in the database, so nothing the user typed meanwhile, such as the address, is lost).
+ */
+async function writePersonToProfile(app: FastifyInstance, userId: number, person: IdentityPerson): Promise<void> {
+  const [user] = await app.db.select().from(users).where(eq(users.id, userId));
+  const flow = user ? app.flows.byType[user.registrationType as 1 | 2] : undefined;
+  if (!user || !flow) return;
+  const request = await openRequest(app, user, flow);
+  const values: Record<string, string> = {};
+  for (const key of ['first_name', 'last_name', 'personal_code', 'place_of_birth'] as const) {
+    const value = person[key];
+    if (value) values[key] = value;
+  }
+  if (!Object.keys(values).length) return;
+  await app.db
+    .update(registrationRequests)
+    .set({ profile: sql`${registrationRequests.profile} || ${JSON.stringify(values)}::jsonb`, updatedAt: new Date() })
+    .where(eq(registrationRequests.id, request.id));
+}
+
+/** Why a session was not approved: `{ code, translated_reason }` (both null unless rejected). */
+export function sessionError(session: IdentitySessionRow): { code: number | null; translated_reason: string | null } {
+  if (session.status !== IdentityStatus.rejected) return { code: null, translated_reason: null };
+  return { code: session.reasonCode ?? session.decisionCode, translated_reason: session.reason };
+}
+
+/** Marks the session deleted, removes its photos (rows and bytes) and, best effort, the provider's session. */
+export async function deleteSession(app: FastifyInstance, session: IdentitySessionRow): Promise<void> {
+  const [marked] = await app.db
+    .update(identitySessions)
+    .set({ deletedAt: new Date() })
+    .where(and(eq(identitySessions.id, session.id), isNull(identitySessions.deletedAt)))
+    .returning();
+  if (!marked) return;
+  const uploads = await app.db.delete(identityUploads).where(eq(identityUploads.identitySessionId, session.id)).returning();
+  await deleteFiles(
+    app,
+    uploads.map((u) => u.fileId),
+  );
+  try {
+    await providerFor(app, session).deleteSession(session.sessionId);
+  } catch (error) {
+    logProviderError(app, error, 'delete session');
+  }
+}
+
+/** Deletes the user's current session, if any (the identity step's delete-and-restart). */
+export async function deleteCurrentSession(app: FastifyInstance, userId: number): Promise<void> {
+  const session = await lastSession(app.db, userId);
+  if (session) await deleteSession(app, session);
+}
+
+type UploadRef = { file_id: number; preview_url: string } | null;
+
+/** `GET /api/veriff/get-last-session`: the last session with its uploads, or null. */
+export async function lastSessionView(db: Db, userId: number) {
+  const session = await lastSession(db, userId);
+  if (!session) return null;
+  const uploads = await uploadsOf(db, session);
+  const ref = (context: IdentityContext): UploadRef => {
+    const upload = uploads.find((u) => u.context === context);
+    return upload ? { file_id: upload.fileId, preview_url: fileUrl(upload.fileId) } : null;
+  };
+  return {
+    session_id: session.sessionId,
+    custom_id: session.customId,
+    status: session.status,
+    submitted: session.submittedAt !== null,
+    uploads: { 'document-front': ref('document-front'), 'document-back': ref('document-back'), face: ref('face') },
+  };
+}
+

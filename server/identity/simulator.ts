@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { idvSimulatorSessions } from '../db/schema';
+import { romanianPerson } from './romanian-person';
+import {
+  IdentityProviderError,
+  IdentityStatus,
+  type IdentityContext,
+  type IdentityDecision,
+  type IdentityMedia,
+  type IdentityProvider,
+} from './types';
+
+/** Declines caused by a photo named `…reject…`, by the context of the first such photo. */
+const DECLINES: Record<IdentityContext, { reasonCode: number; reason: string }> = {
+  'document-front': { reasonCode: 204, reason: 'Fotografia documentului nu este clară.' },
+  'document-back': { reasonCode: 204, reason: 'Fotografia documentului nu este clară.' },
+  face: { reasonCode: 103, reason: 'Persoana din selfie nu pare să fie aceeași cu cea din fotografia documentului.' },
+};
+
+/**
+ * The built-in identity provider (no set-up): Veriff's life cycle with its state in the database.
+ * It decides `delayMs` after submit, lazily, when the decision is asked (no timers, so a restart
+ * loses nothing): it approves with a generated Romanian person, or declines with a Romanian reason
+ * when the name of any uploaded photo contains "reject".
+ */
+export class SimulatorProvider implements IdentityProvider {
+  readonly name = 'simulator' as const;
+
+  constructor(
+    private readonly db: Db,
+    private readonly delayMs: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private async session(sessionId: string) {
+    const [row] = await this.db
+      .select()
+      .from(idvSimulatorSessions)
+      .where(and(eq(idvSimulatorSessions.sessionId, sessionId), isNull(idvSimulatorSessions.deletedAt)));
+    if (!row) throw new IdentityProviderError(`simulator: no session ${sessionId}`, 404);
+    return row;
+  }
+
+  async createSession(input: { vendorData: string }): Promise<{ sessionId: string }> {
+    const sessionId = randomUUID();
+    await this.db.insert(idvSimulatorSessions).values({ sessionId, vendorData: input.vendorData });
+    return { sessionId };
+  }
+
+  async uploadMedia(sessionId: string, media: IdentityMedia): Promise<void> {
+    const row = await this.session(sessionId);
+    if (row.submittedAt) throw new IdentityProviderError(`simulator: session ${sessionId} already submitted`, 409);
+    const entry = JSON.stringify([{ context: media.context, name: media.fileName }]);
+    await this.db
+      .update(idvSimulatorSessions)
+      .set({ media: sql`${idvSimulatorSessions.media} || ${entry}::jsonb` })
+      .where(eq(idvSimulatorSessions.sessionId, sessionId));
+  }
+
+  async submit(sessionId: string): Promise<void> {
+    await this.session(sessionId);
+    await this.db
+      .update(idvSimulatorSessions)
+      .set({ submittedAt: this.now() })
+      .where(and(eq(idvSimulatorSessions.sessionId, sessionId), isNull(idvSimulatorSessions.submittedAt)));
+  }
+
+  async decision(sessionId: string): Promise<IdentityDecision | null> {
+    const row = await this.session(sessionId);
+    if (!row.submittedAt) return null;
+    const decidedAt = new Date(row.submittedAt.getTime() + this.delayMs);
+    if (this.now() < decidedAt) return null;
+    const rejected = row.media.find((m) => m.name.toLowerCase().includes('reject'));
+    if (rejected) {
+      const decline = DECLINES[rejected.context as IdentityContext] ?? DECLINES['document-front'];
+      return { status: IdentityStatus.rejected, providerStatus: 'declined', code: 9102, ...decline, person: null, decidedAt };
+    }
+    return {
+      status: IdentityStatus.approved,
+      providerStatus: 'approved',
+      code: 9001,
+      reasonCode: null,
+      reason: null,
+      person: romanianPerson(sessionId),
+      decidedAt,
+    };
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.db
+      .update(idvSimulatorSessions)
+      .set({ deletedAt: this.now() })
+      .where(and(eq(idvSimulatorSessions.sessionId, sessionId), isNull(idvSimulatorSessions.deletedAt)));
+  }
+}

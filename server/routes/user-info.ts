@@ -1,0 +1,109 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import { cities, counties, registrationRequests } from '../db/schema';
+import { FieldValidationError, forbidden } from '../lib/http-errors';
+import type { UserRow } from '../lib/tokens';
+import { loadRequest } from '../registration/requests';
+
+interface UserInfoBody {
+  first_name: string;
+  last_name: string;
+  place_of_birth?: string | null;
+  county_id: number;
+  city_id: number;
+  street: string;
+  number: string;
+  building?: string | null;
+  entrance?: string | null;
+  floor?: string | null;
+  apartment?: string | null;
+  postal_code?: string | null;
+}
+
+const REQUIRED = 'Câmpul este obligatoriu.';
+
+/** Street names that already say what they are (no "Str." in front). */
+const STREET_KIND = /^(str\.|strada|bd\.|b-dul|bulevardul|calea|aleea|al\.|șos\.|sos\.|șoseaua|soseaua|piața|p-ța|splaiul|intrarea|drumul|fundătura|str |bd )/i;
+
+/** "Str. Lungă nr. 10, bl. A2, sc. B, et. 3, ap. 12" */
+export function formatAddressLine1(a: { street: string; number: string; building?: string; entrance?: string; floor?: string; apartment?: string }): string {
+  const street = STREET_KIND.test(a.street) ? a.street : `Str. ${a.street}`;
+  const parts = [`${street} nr. ${a.number}`];
+  if (a.building) parts.push(`bl. ${a.building}`);
+  if (a.entrance) parts.push(`sc. ${a.entrance}`);
+  if (a.floor) parts.push(`et. ${a.floor}`);
+  if (a.apartment) parts.push(`ap. ${a.apartment}`);
+  return parts.join(', ');
+}
+
+/** "Cluj-Napoca, județul Cluj, 400001" (București: "Sectorul 3, București, 030001"). */
+export function formatAddressLine2(a: { city: string; county: string; countyCode: string; postalCode?: string }): string {
+  const parts = [a.city, a.countyCode === 'B' ? a.county : `județul ${a.county}`];
+  if (a.postalCode) parts.push(a.postalCode);
+  return parts.join(', ');
+}
+
+export default (async (app) => {
+  const schema = app.flows.schemas.get('user-info.json');
+  if (!schema) throw new Error('schemas/user-info.json is missing');
+  app.addSchema(schema);
+
+  /**
+   * The home address and place of birth from the identity step's address form ('Modifică
+   * informații'), saved into the request's profile with the formatted address lines.
+   */
+  app.post<{ Body: UserInfoBody }>(
+    '/registration/update-user-info',
+    { onRequest: app.authenticate, schema: { body: { $ref: 'user-info.json#' } } },
+    async (request) => {
+      const user = request.user as UserRow;
+      const flow = app.flows.byType[user.registrationType as 1 | 2];
+      if (!flow) throw forbidden();
+      const { request: row, serialize } = await loadRequest(app, user, flow);
+
+      const body = request.body;
+      const clean = (value: string | null | undefined) => (typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '');
+      const values = {
+        first_name: clean(body.first_name),
+        last_name: clean(body.last_name),
+        street: clean(body.street),
+        number: clean(body.number),
+        building: clean(body.building),
+        entrance: clean(body.entrance),
+        floor: clean(body.floor),
+        apartment: clean(body.apartment),
+        postal_code: clean(body.postal_code),
+      };
+      const errors: Record<string, string[]> = {};
+      for (const key of ['first_name', 'last_name', 'street', 'number'] as const) {
+        if (!values[key]) errors[key] = [REQUIRED];
+      }
+      const [county] = await app.db.select().from(counties).where(eq(counties.id, body.county_id));
+      const [city] = await app.db.select().from(cities).where(eq(cities.id, body.city_id));
+      if (!county) errors.county_id = ['Județul ales nu există.'];
+      if (!city) errors.city_id = ['Localitatea aleasă nu există.'];
+      else if (county && city.countyId !== county.id) errors.city_id = ['Localitatea aleasă nu este în județul ales.'];
+      if (Object.keys(errors).length || !county || !city) throw new FieldValidationError(errors);
+
+      const profile: Record<string, unknown> = {
+        ...values,
+        county_id: county.id,
+        county: county.name,
+        city_id: city.id,
+        city: city.name,
+        address_1: formatAddressLine1(values),
+        address_2: formatAddressLine2({ city: city.name, county: county.name, countyCode: county.code, postalCode: values.postal_code }),
+      };
+      // An empty place of birth keeps the one already known (from the identity document).
+      const placeOfBirth = clean(body.place_of_birth);
+      if (placeOfBirth) profile.place_of_birth = placeOfBirth;
+
+      const [updated] = await app.db
+        .update(registrationRequests)
+        .set({ profile: sql`${registrationRequests.profile} || ${JSON.stringify(profile)}::jsonb`, updatedAt: new Date() })
+        .where(eq(registrationRequests.id, row.id))
+        .returning();
+      return { message: 'Informațiile au fost modificate.', payload: await serialize(updated) };
+    },
+  );
+}) satisfies FastifyPluginAsync;

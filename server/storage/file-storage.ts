@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Where uploaded bytes live (DESIGN.md "Real parts"): a local folder by default, an S3-compatible
+ * bucket in production later. Keys are random names made by `newStorageKey()`; what a file is, whose
+ * it is and its original name are kept in the `files` table, never in the key.
+ */
+export interface FileStorage {
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** The bytes, or null when nothing is stored under the key. */
+  get(key: string): Promise<Buffer | null>;
+  /** Removes the bytes; a missing key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[a-f0-9]{32,64}$/;
+
+/** A random, unguessable storage key (hex). */
+export function newStorageKey(): string {
+  return randomBytes(20).toString('hex');
+}
+
+function checkKey(key: string): void {
+  // Keys are ours, but a key is also a file name: nothing but hex may reach the file system.
+  if (!KEY.test(key)) throw new Error('invalid storage key');
+}
+
+/** Files under `dir` (DATA_DIR/files), fanned out by the first two characters of the key. */
+export class LocalFileStorage implements FileStorage {
+  constructor(readonly dir: string) {}
+
+  private pathOf(key: string): string {
+    checkKey(key);
+    return path.join(this.dir, key.slice(0, 2), key);
+  }
+
+  async put(key: string, data: Buffer, _contentType: string): Promise<void> {
+    void _contentType; // the type is kept in the files table
+    const file = this.pathOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Written under a temporary name and renamed: a reader never sees half a file.
+    const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    await fs.writeFile(temp, data, { mode: 0o600 });
+    await fs.rename(temp, file);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+}
+
+/** Bytes kept in memory: tests (`DATA_DIR=:memory:`). */
+export class MemoryFileStorage implements FileStorage {
+  private readonly entries = new Map<string, Buffer>();
+
+  async put(key: string, data: Buffer, _contentType: string): Promise<void> {
+    void _contentType;
+    checkKey(key);
+    this.entries.set(key, Buffer.from(data));
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const data = this.entries.get(key);
+    return data ? Buffer.from(data) : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+
+  /** How many files are stored (tests check that deleted files are gone). */
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The storage named by the configuration: `DATA_DIR/files/`, or memory for `:memory:`. */
+export function createFileStorage(options: { dataDir: string }): FileStorage {
+  if (options.dataDir === ':memory:') return new MemoryFileStorage();
+  return new LocalFileStorage(path.join(path.resolve(options.dataDir), 'files'));
+}
