@@ -23,4 +23,5 @@ export const widgets: Record<string, ComponentType<AnyProps>> = {
 export const fields: Record<string, ComponentType<AnyProps>> = {
   activities: lazyComponent(() => import('./activities/ActivitiesField')),
   civilStatus: lazyComponent(() => import('./civil-status/CivilStatusField')),
+  identity: lazyComponent(() => import('./id-capture/IdentityField')),
 };

@@ -78,12 +78,8 @@ export function apiUrl(path: string, query?: RequestOptions['query']): string {
 /** Sends a request and resolves to the whole envelope; rejects with an ApiError. */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    'X-Requested-With': 'XMLHttpRequest',
-  };
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   const token = session.token();
-  if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -118,6 +114,61 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return { payload: (json?.payload ?? null) as T, message };
 }
 
+function authHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
+  const token = session.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/**
+ * Posts a multipart form with upload progress (fetch cannot report it: XMLHttpRequest can), so a
+ * phone on a slow network shows how far its photo is. Resolves to the envelope's payload.
+ */
+export function upload<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', apiUrl(path));
+    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    if (onProgress) {
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      };
+    }
+    xhr.onerror = () => reject(new ApiError(0, ''));
+    xhr.onload = () => {
+      let json: Partial<Envelope<T>> | null = null;
+      try {
+        json = xhr.responseText ? (JSON.parse(xhr.responseText) as Partial<Envelope<T>>) : null;
+      } catch {
+        json = null;
+      }
+      const message = typeof json?.message === 'string' ? json.message : '';
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress?.(1);
+        resolve((json?.payload ?? null) as T);
+        return;
+      }
+      if (xhr.status === 401 && session.token()) onUnauthorized?.();
+      reject(new ApiError(xhr.status, message, json?.payload ?? null));
+    };
+    xhr.send(form);
+  });
+}
+
+/** Fetches an owner-only file (an uploaded photo) with the bearer token, as a Blob. */
+export async function fetchBlob(path: string): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path), { headers: authHeaders(), credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, '');
+  }
+  if (!response.ok) throw new ApiError(response.status, '');
+  return response.blob();
+}
+
 /** The client the pages and the engine use (satisfies src/engine's `EngineApi`). */
 export const api = {
   request,
@@ -127,4 +178,12 @@ export const api = {
   async post<T>(path: string, body: unknown = {}): Promise<T> {
     return (await request<T>(path, { method: 'POST', body })).payload;
   },
+  async patch<T>(path: string, body: unknown = {}): Promise<T> {
+    return (await request<T>(path, { method: 'PATCH', body })).payload;
+  },
+  async delete<T>(path: string, body?: unknown): Promise<T> {
+    return (await request<T>(path, { method: 'DELETE', body })).payload;
+  },
+  upload,
+  fetchBlob,
 };

@@ -6,7 +6,7 @@ import { planSubmit, storedStepData, type FlowContext, type FlowStep, type Resol
 import { routePath } from '../core/routes';
 import type { RegistrationRequest } from '../core/api-types';
 import { fields, widgets } from '../../widgets/registry';
-import type { StepFormContext, StepServices } from '../../widgets/types';
+import type { Profile, StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
 import { BaseInputTemplate, DescriptionFieldTemplate, FieldErrorTemplate, TitleFieldTemplate } from './templates';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
@@ -62,7 +62,15 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     const ui = translateUiSchema((step.uiSchema ?? {}) as UiSchema, t);
     return { ...ui, 'ui:submitButtonOptions': { norender: true } } as UiSchema;
   }, [step.uiSchema, t]);
-  const formContext: StepFormContext = useMemo(() => ({ services, stepId: step.id }), [services, step.id]);
+  const formContext: StepFormContext = useMemo(
+    () => ({
+      services,
+      stepId: step.id,
+      profile: request.profile as Profile,
+      reloadRequest: async () => onRequest(await api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)),
+    }),
+    [services, step.id, request.profile, api, flow.api.open, onRequest],
+  );
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
   const hasErrors = Object.keys(serverErrors).length > 0;
 
@@ -141,7 +149,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
             showErrorList={false}
             noHtml5Validate
             noValidate
-            experimental_defaultFormStateBehavior={{ arrayMinItems: { populate: 'never' }, emptyObjectFields: 'skipDefaults' }}
+            // A `const` is a condition the user must meet (identity: `verified: true`), not a value to fill in.
+            experimental_defaultFormStateBehavior={{ arrayMinItems: { populate: 'never' }, emptyObjectFields: 'skipDefaults', constAsDefaults: 'never' }}
             idPrefix={step.id}
             onChange={(e) => change((e.formData ?? {}) as Record<string, unknown>)}
             onSubmit={() => void submit()}

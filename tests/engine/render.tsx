@@ -4,7 +4,7 @@ import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import ro from '../../locales/ro/steps.json';
 import { vi } from 'vitest';
-import type { StepServices } from '../../widgets/types';
+import type { IdentityContext, IdentityService, IdentitySession, PlacesService, Profile, StepServices } from '../../widgets/types';
 import type { EngineApi } from '../../src/engine/api';
 import type { RegistrationRequest } from '../../src/core/api-types';
 
@@ -36,7 +36,121 @@ export function fakeServices(overrides: Partial<StepServices> = {}): StepService
       { id: 1, code: 'comunitate-legala', display_name: 'Comunitatea legală de bunuri', display_description: 'Bunurile sunt comune.', is_default: true },
       { id: 2, code: 'separatie-bunuri', display_name: 'Separația de bunuri', display_description: 'Fiecare își păstrează bunurile.', is_default: false },
     ],
+    places: fakePlaces(),
+    identity: fakeIdentity().service,
     ...overrides,
+  };
+}
+
+export function fakePlaces(): PlacesService {
+  const counties = [
+    { id: 12, name: 'Cluj', code: 'CJ' },
+    { id: 40, name: 'București', code: 'B' },
+  ];
+  const cities = [
+    { id: 1201, name: 'Cluj-Napoca', county_id: 12 },
+    { id: 1202, name: 'Turda', county_id: 12 },
+    { id: 4001, name: 'Sector 1', county_id: 40 },
+  ];
+  return {
+    counties: async (search) => counties.filter((c) => !search || c.name.toLowerCase().includes(search.toLowerCase())),
+    cities: async (countyId, offset, limit, search) => {
+      const data = cities.filter((c) => c.county_id === countyId && (!search || c.name.toLowerCase().includes(search.toLowerCase())));
+      return { data: data.slice(offset, offset + limit), total: data.length };
+    },
+  };
+}
+
+/**
+ * An in-memory identity provider with the server's life cycle: a session, three ordered uploads,
+ * submit (status 4), then the status the test sets with `decide(2|3)`. Records every call.
+ */
+export function fakeIdentity(initial: IdentitySession | null = null) {
+  let session: IdentitySession | null = initial;
+  let decided: number | null = null;
+  let reason: string | null = null;
+  let profile: Profile = {};
+  const calls: string[] = [];
+  const failures: Partial<Record<keyof IdentityService, unknown>> = {};
+  const fail = (name: keyof IdentityService) => {
+    if (failures[name]) {
+      const error = failures[name];
+      delete failures[name];
+      throw error;
+    }
+  };
+  const service: IdentityService = {
+    lastSession: async () => {
+      calls.push('lastSession');
+      fail('lastSession');
+      return session ? structuredClone(session) : null;
+    },
+    createSession: async () => {
+      calls.push('createSession');
+      fail('createSession');
+      session = { session_id: 's-1', custom_id: 'c-1', status: 1, submitted: false, uploads: { 'document-front': null, 'document-back': null, face: null } };
+      return { session_id: 's-1', custom_id: 'c-1' };
+    },
+    upload: async (_id, context: IdentityContext, _file, fileName, onProgress) => {
+      calls.push(`upload:${context}:${fileName}`);
+      fail('upload');
+      onProgress?.(0.5);
+      onProgress?.(1);
+      const uploaded = { file_id: Object.values(session!.uploads).filter(Boolean).length + 1, preview_url: `/api/files/${context}` };
+      session!.uploads[context] = uploaded;
+      return uploaded;
+    },
+    submit: async () => {
+      calls.push('submit');
+      fail('submit');
+      session!.status = 4;
+      session!.submitted = true;
+    },
+    status: async () => {
+      calls.push('status');
+      fail('status');
+      if (decided !== null && session) session.status = decided;
+      return session?.status ?? 1;
+    },
+    error: async () => {
+      calls.push('error');
+      return { code: reason ? 9102 : null, translated_reason: reason };
+    },
+    deleteSession: async () => {
+      calls.push('deleteSession');
+      fail('deleteSession');
+      session = null;
+      decided = null;
+    },
+    preview: async (url) => `blob:${url}`,
+    autoLoginLink: async (redirect) => {
+      calls.push(`autoLoginLink:${redirect}`);
+      fail('autoLoginLink');
+      return `http://127.0.0.1/auto-login?token=t&redirect=${redirect}`;
+    },
+    saveAddress: async (values) => {
+      calls.push('saveAddress');
+      fail('saveAddress');
+      profile = { ...profile, ...values, county: 'Cluj', city: 'Cluj-Napoca', address_1: `Str. ${values.street} nr. ${values.number}`, address_2: 'Cluj-Napoca, județul Cluj' };
+      return profile;
+    },
+  };
+  return {
+    service,
+    calls,
+    /** The provider's decision, seen at the next status poll. */
+    decide(status: number, why: string | null = null) {
+      decided = status;
+      reason = why;
+    },
+    /** The next call of `name` rejects with `error`. */
+    failNext(name: keyof IdentityService, error: unknown) {
+      failures[name] = error;
+    },
+    setSession(next: IdentitySession | null) {
+      session = next;
+    },
+    profile: () => profile,
   };
 }
 

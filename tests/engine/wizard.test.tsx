@@ -54,9 +54,8 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     await screen.findByRole('heading', { name: 'Totul începe cu buletinul tău' });
     expect(calls).toEqual([{ url: '/api/registration/open', body: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }]);
     expect(location()).toBe('/infiintare-pfa/1');
-    // The identity step belongs to a later issue: a notice, no fake success, no next button.
-    expect(screen.getByText('Pas în pregătire')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Pasul următor' })).toBeNull();
+    // The identity step: "Pasul următor" waits for the verification.
+    expect((await screen.findByRole('button', { name: 'Pasul următor' })).hasAttribute('disabled')).toBe(true);
   });
 
   it('questionnaire: another reason marks the request lost with the first ticked and leaves for the info page', async () => {

@@ -10,7 +10,8 @@ import { usePageTitle, useT } from '../../app/useT';
 import { STATIC_ROUTES } from '../../core/routes';
 import { FLOWS } from '../../engine/flows';
 import { Wizard } from '../../engine/Wizard';
-import type { MaritalStatus, StepServices } from '../../../widgets/types';
+import type { StepServices } from '../../../widgets/types';
+import { createStepServices } from './step-services';
 
 /**
  * The step view of a flow wrapper: the wizard of the user's flow file (src/engine), with the app's
@@ -29,15 +30,7 @@ export function FlowStepsPage() {
     if (!copyReady) void loadStepsNamespace(i18n).then(() => setCopyReady(true));
   }, [copyReady, i18n]);
 
-  const services: StepServices = useMemo(
-    () => ({
-      t,
-      lostReasons: () => api.get('/api/nomenclature/lost-reasons/index', { registration_type: registrationType }),
-      activities: () => api.get('/api/nomenclature/activity/index', { is_active: 1 }),
-      maritalStatuses: () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data),
-    }),
-    [t, registrationType],
-  );
+  const services: StepServices = useMemo(() => createStepServices(t, registrationType), [t, registrationType]);
 
   if (!copyReady || !user) return <Spinner aria-label="…" />;
   return (

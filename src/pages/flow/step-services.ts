@@ -1,0 +1,90 @@
+import { api, isApiError } from '../../api/client';
+import type {
+  AddressValues,
+  City,
+  County,
+  IdentityError,
+  IdentityService,
+  IdentitySession,
+  IdentityStatus,
+  IdentityUpload,
+  MaritalStatus,
+  PlacesService,
+  Profile,
+  StepServices,
+} from '../../../widgets/types';
+import type { RegistrationRequest } from '../../core/api-types';
+
+/** An ApiError as the widgets see it: status, message, the server's `code` and field errors. */
+function toIdentityError(error: unknown): IdentityError | unknown {
+  if (!isApiError(error)) return error;
+  const code = (error.payload as { code?: unknown } | null)?.code;
+  return {
+    status: error.status,
+    message: error.message,
+    code: typeof code === 'string' ? code : undefined,
+    fieldErrors: error.fieldErrors,
+  } satisfies IdentityError;
+}
+
+async function mapped<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toIdentityError(error);
+  }
+}
+
+/** The identity provider's calls (spec 001 §7 "Identity verification provider calls"). */
+export const identityService: IdentityService = {
+  lastSession: () => mapped(() => api.get<IdentitySession | null>('/api/veriff/get-last-session')),
+  createSession: () => mapped(() => api.post<{ session_id: string; custom_id: string }>('/api/veriff/create-veriff-session')),
+  upload(sessionId, context, file, fileName, onProgress) {
+    const form = new FormData();
+    form.append('session_id', sessionId);
+    form.append('context', context);
+    form.append('media_file', file, fileName);
+    return mapped(() => api.upload<IdentityUpload>('/api/veriff/upload-image', form, onProgress));
+  },
+  submit: (sessionId) => mapped(() => api.patch<unknown>('/api/veriff/submit-session', { session_id: sessionId }).then(() => undefined)),
+  status: (sessionId, customId) =>
+    mapped(() =>
+      api
+        .get<{ status: IdentityStatus }>('/api/veriff/verify-veriff-session', { session_id: sessionId, custom_id: customId })
+        .then((p) => p.status),
+    ),
+  error: (sessionId, customId) =>
+    mapped(() =>
+      api.get<{ code: string | number | null; translated_reason: string | null }>('/api/veriff/get-veriff-error', {
+        session_id: sessionId,
+        custom_id: customId,
+      }),
+    ),
+  deleteSession: (sessionId, customId) =>
+    mapped(() => api.delete<unknown>('/api/veriff/delete-session', { session_id: sessionId, custom_id: customId }).then(() => undefined)),
+  preview: (url) => mapped(() => api.fetchBlob(url).then((blob) => URL.createObjectURL(blob))),
+  autoLoginLink: (redirect) =>
+    mapped(() => api.get<{ auto_login_link: string }>('/api/user/auto-login-link', { redirect }).then((p) => p.auto_login_link)),
+  saveAddress: (values: AddressValues) =>
+    mapped(() => api.post<RegistrationRequest>('/api/registration/update-user-info', values).then((r) => r.profile as Profile)),
+};
+
+/** Counties (all 42 at once) and a county's cities, paged (spec 000 §9). */
+export const placesService: PlacesService = {
+  counties: (search) =>
+    api.get<{ data: County[] }>('/api/nomenclature/county/index/0/42', { search_term: search }).then((p) => p.data),
+  cities: (countyId, offset, limit, search) =>
+    api.get<{ data: City[]; total: number }>(`/api/nomenclature/city/index/${offset}/${limit}`, { county_id: countyId, search_term: search }),
+};
+
+/** Everything the flow's widgets may call, bound to the app's API client (DESIGN.md: widgets get services). */
+export function createStepServices(t: StepServices['t'], registrationType: number): StepServices {
+  return {
+    t,
+    lostReasons: () => api.get('/api/nomenclature/lost-reasons/index', { registration_type: registrationType }),
+    activities: () => api.get('/api/nomenclature/activity/index', { is_active: 1 }),
+    maritalStatuses: () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data),
+    places: placesService,
+    identity: identityService,
+  };
+}
