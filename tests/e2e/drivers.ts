@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope } from '../../src/core/api-types';
+import { identityPhotos } from './images';
 
 /**
  * How the flow walker fills each widget or field of widgets/registry.ts from a step's `examples`
@@ -20,7 +21,54 @@ async function pick(page: Page, role: 'checkbox' | 'radio', name: string): Promi
   await expect(input).toBeChecked();
 }
 
+/** Chooses `option` in a county/city picker after typing `text` into it. */
+export async function choosePlace(page: Page, label: string, text: string, option: string): Promise<void> {
+  const input = page.getByRole('combobox', { name: new RegExp(`^${label}`) });
+  await input.click();
+  await input.fill(text);
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await expect(input).toHaveValue(option);
+}
+
+/** Uploads the three identity photos in order (front, back, selfie) through the step's file inputs. */
+export async function uploadIdentityPhotos(page: Page, prefix = 'buletin'): Promise<void> {
+  const photos = identityPhotos(prefix);
+  for (const context of ['document-front', 'document-back', 'face'] as const) {
+    await page.locator(`input[name="${context}"]`).setInputFiles(photos[context]);
+    await expect(page.getByTestId(`identity-slot-${context}`)).toHaveAttribute('data-state', 'completed');
+  }
+}
+
+/** "Modifică informații", the home address and place of birth, "Salvează". */
+export async function fillHomeAddress(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Modifică informații' }).click();
+  await page.getByRole('textbox', { name: /^Locul nașterii/ }).fill('Cluj-Napoca');
+  await choosePlace(page, 'Județ', 'Cluj', 'Cluj');
+  await choosePlace(page, 'Localitate', 'Cluj-Nap', 'Cluj-Napoca');
+  await page.getByRole('textbox', { name: /^Stradă/ }).fill('Memorandumului');
+  await page.getByRole('textbox', { name: /^Număr/ }).fill('28');
+  await page.getByRole('button', { name: 'Salvează' }).click();
+  await expect(page.getByText('Informațiile au fost modificate.')).toBeVisible();
+}
+
+/**
+ * The identity step as a desktop user does it: continue on desktop, three photos, "Trimite pentru
+ * verificare", the simulator's approval (status polled every 5 s), then the home address.
+ */
+export async function completeIdentity(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await uploadIdentityPhotos(page);
+  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
+  await expect(page.getByText('Identitatea ta a fost verificată cu succes.')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Avem nevoie de adresa ta de domiciliu')).toBeVisible();
+  await fillHomeAddress(page);
+  await expect(page.getByText(/Memorandumului/)).toBeVisible();
+}
+
 export const drivers: Record<string, Driver> = {
+  async identity(page) {
+    await completeIdentity(page);
+  },
   async questionnaire(page, value, { request, registrationType }) {
     const reasons = await payload<{ identifier: string; fe_text: string }[]>(request, `/api/nomenclature/lost-reasons/index?registration_type=${registrationType}`);
     for (const id of value.reasons as string[]) {

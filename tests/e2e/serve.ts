@@ -75,6 +75,8 @@ const overrides: Record<string, string> = {
   STATIC_DIR: staticDir,
   DASHBOARD_URL: '',
   IDV_SIMULATOR_DELAY_MS: '500',
+  // The built-in identity simulator, whatever the shell exports.
+  VERIFF_API_KEY: '',
   AUTH_CALLBACK_ORIGINS: 'http://127.0.0.1:3999',
   LOG: process.env.E2E_LOG ?? '0',
 };

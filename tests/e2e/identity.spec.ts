@@ -1,0 +1,133 @@
+/**
+ * The identity step in the real browser against the real server and its built-in identity
+ * simulator (decides 500 ms after submit in the e2e server; the page polls every 5 s): desktop
+ * uploads to the next step, the decline path and restart, a phone with camera inputs, the QR
+ * hand-over to a second device, and a reload in the middle.
+ */
+import { devices, type APIRequestContext, type Page } from '@playwright/test';
+import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
+import { completeIdentity, uploadIdentityPhotos } from './drivers';
+import { identityPhotos } from './images';
+import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
+
+/** A Pixel-size phone (393×727, touch, mobile user agent); Chromium stays the browser. */
+const { defaultBrowserType: _browser, ...PHONE } = devices['Pixel 5'];
+void _browser;
+
+const auth = (account: RegisteredAccount) => ({ authorization: `Bearer ${account.token}` });
+
+async function current(request: APIRequestContext, account: RegisteredAccount): Promise<RegistrationRequest> {
+  const res = await request.get('/api/registration/open', { headers: auth(account) });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as Envelope<RegistrationRequest>).payload;
+}
+
+/** A new-PFA applicant whose request stands at the identity step (the questionnaire answered). */
+async function atIdentityStep(page: Page, request: APIRequestContext): Promise<RegisteredAccount> {
+  const account = await registerViaApi(request, { type: 2 });
+  await current(request, account);
+  const placed = await request.post('/__test/place-at-step', {
+    headers: auth(account),
+    data: { step: 'requesting-company-step-1', form_data: { questionnaire: ['niciuna'] } },
+  });
+  expect(placed.ok()).toBe(true);
+  await signInBrowser(page, account);
+  await page.goto('/infiintare-pfa');
+  await expect(page).toHaveURL(/\/infiintare-pfa\/1$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Totul începe cu buletinul tău' })).toBeVisible();
+  return account;
+}
+
+test('desktop: three uploads, submit, approval, home address, next step', async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const account = await atIdentityStep(page, request);
+  const next = page.getByRole('button', { name: 'Pasul următor' });
+  await expect(next).toBeDisabled();
+  await completeIdentity(page);
+  await expect(page.getByRole('img', { name: /^Fotografia încărcată/ })).toHaveCount(3);
+  const state = await current(request, account);
+  expect(state.profile).toMatchObject({ place_of_birth: 'Cluj-Napoca', street: 'Memorandumului', number: '28', city: 'Cluj-Napoca' });
+  expect(String(state.profile.personal_code)).toMatch(/^[1-8]\d{12}$/);
+  await expect(next).toBeEnabled();
+  await next.click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/2$/);
+  expect((await current(request, account)).step).toBe('requesting-company-step-2');
+});
+
+test('declined: the simulator’s reason, then "Șterge și reîncepe procesul" starts over', async ({ page, request }) => {
+  test.setTimeout(60_000);
+  await atIdentityStep(page, request);
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await uploadIdentityPhotos(page, 'reject');
+  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
+  await expect(page.getByText(/^Verificarea a fost respinsă\. Motivul: .+/)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Șterge și reîncepe procesul' }).click();
+  await expect(page.getByTestId('identity-qr')).toBeVisible();
+  await expect(page.getByText(/Verificarea a fost respinsă/)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'empty');
+});
+
+test.describe('on a phone', () => {
+  test.use(PHONE);
+
+  test('camera inputs (rear for the ID, front for the selfie), no QR code, uploads with a tick', async ({ page, request }) => {
+    await atIdentityStep(page, request);
+    await expect(page.getByTestId('identity-qr')).toHaveCount(0);
+    await expect(page.locator('input[name="document-front"]')).toHaveAttribute('capture', 'environment');
+    await expect(page.locator('input[name="document-back"]')).toHaveAttribute('capture', 'environment');
+    await expect(page.locator('input[name="face"]')).toHaveAttribute('capture', 'user');
+    await expect(page.locator('input[name="face"]')).toHaveAttribute('accept', 'image/*');
+    await expect(page.getByRole('button', { name: 'Fă o fotografie: fața buletinului' })).toBeEnabled();
+    await uploadIdentityPhotos(page);
+    await expect(page.getByRole('button', { name: 'Trimite pentru verificare' })).toBeEnabled();
+    // Mobile first: nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+});
+
+test('the QR code signs a phone in at the identity step; its photos appear on the desktop', async ({ page, request, browser }) => {
+  test.setTimeout(60_000);
+  await atIdentityStep(page, request);
+  const qr = page.getByTestId('identity-qr');
+  await expect(qr).toBeVisible();
+  const box = await qr.locator('svg').boundingBox();
+  expect(Math.round(box!.width)).toBe(200);
+  const link = await qr.getAttribute('data-link');
+  expect(link).toContain('/auto-login?token=');
+
+  const phone = await browser.newContext(PHONE);
+  try {
+    const phonePage = await phone.newPage();
+    await phonePage.goto(link!.replace(/^https?:\/\/[^/]+/, new URL(page.url()).origin));
+    await expect(phonePage).toHaveURL(/\/infiintare-pfa\/1$/);
+    await phonePage.locator('input[name="document-front"]').setInputFiles(identityPhotos()['document-front']);
+    await expect(phonePage.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
+
+    // The desktop polls every 3 s and shows what arrived.
+    await expect(page.getByRole('img', { name: 'Fotografia încărcată: Fața buletinului' })).toBeVisible({ timeout: 10_000 });
+
+    // The link was single-use.
+    const reuse = await request.post('/api/auto-login', { data: { token: new URL(link!).searchParams.get('token') } });
+    expect(reuse.ok()).toBe(false);
+  } finally {
+    await phone.close();
+  }
+});
+
+test('a reload in the middle restores the uploads done so far', async ({ page, request }) => {
+  await atIdentityStep(page, request);
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  const photos = identityPhotos();
+  for (const context of ['document-front', 'document-back'] as const) {
+    await page.locator(`input[name="${context}"]`).setInputFiles(photos[context]);
+    await expect(page.getByTestId(`identity-slot-${context}`)).toHaveAttribute('data-state', 'completed');
+  }
+  await page.reload();
+  // Uploads exist: the desktop shows them (and the QR stays available to finish on a phone).
+  await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
+  await expect(page.getByTestId('identity-slot-document-back')).toHaveAttribute('data-state', 'completed');
+  await expect(page.getByRole('img', { name: 'Fotografia încărcată: Spatele buletinului' })).toBeVisible();
+});
