@@ -35,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
-          include: ['tests/web/**/*.test.tsx', 'tests/engine/**/*.test.tsx', 'tests/widgets/**/*.test.tsx'],
+          include: ['tests/web/**/*.test.tsx', 'tests/engine/**/*.test.tsx', 'tests/widgets/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/web/setup.ts'],
         },
       },

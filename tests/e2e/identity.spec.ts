@@ -7,7 +7,7 @@
 import { devices, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
 import { completeIdentity, uploadIdentityPhotos } from './drivers';
-import { identityPhotos } from './images';
+import { identityPhotos, jpegSize, pngImage } from './images';
 import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
 
 /** A Pixel-size phone (393×727, touch, mobile user agent); Chromium stays the browser. */
@@ -130,4 +130,40 @@ test('a reload in the middle restores the uploads done so far', async ({ page, r
   await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
   await expect(page.getByTestId('identity-slot-document-back')).toHaveAttribute('data-state', 'completed');
   await expect(page.getByRole('img', { name: 'Fotografia încărcată: Spatele buletinului' })).toBeVisible();
+});
+
+test('a large photo is scaled down in the browser to 1920 px on its longest side before upload', async ({ page, request }) => {
+  const account = await atIdentityStep(page, request);
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  const large = pngImage(3000, 2000, [90, 120, 60]);
+  await page.locator('input[name="document-front"]').setInputFiles({ name: 'fata-mare.png', mimeType: 'image/png', buffer: large });
+  await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
+
+  const last = await request.get('/api/veriff/get-last-session', { headers: auth(account) });
+  const { uploads } = ((await last.json()) as Envelope<{ uploads: Record<string, { preview_url: string }> }>).payload;
+  const stored = await request.get(uploads['document-front'].preview_url, { headers: auth(account) });
+  expect(stored.ok()).toBe(true);
+  const body = await stored.body();
+  expect(stored.headers()['content-type']).toBe('image/jpeg');
+  expect(jpegSize(body)).toEqual({ width: 1920, height: 1280 });
+});
+
+test('a session deleted elsewhere while waiting: the page says so and reloads after 3 s, back to the start', async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const account = await atIdentityStep(page, request);
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await uploadIdentityPhotos(page);
+  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
+  await expect(page.getByText(/Verificăm fotografiile tale/)).toBeVisible();
+
+  // The same user deletes the session on another device before the next 5 s poll.
+  const last = await request.get('/api/veriff/get-last-session', { headers: auth(account) });
+  const session = ((await last.json()) as Envelope<{ session_id: string; custom_id: string }>).payload;
+  const deleted = await request.delete('/api/veriff/delete-session', { headers: auth(account), data: session });
+  expect(deleted.ok()).toBe(true);
+
+  await expect(page.getByText('Sesiunea de verificare nu mai există. Reîncărcăm pagina în câteva secunde…')).toBeVisible({ timeout: 10_000 });
+  await page.waitForEvent('load', { timeout: 10_000 });
+  await expect(page.getByTestId('identity-qr')).toBeVisible();
+  await expect(page.getByText(/Sesiunea de verificare nu mai există/)).toHaveCount(0);
 });

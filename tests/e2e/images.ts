@@ -46,3 +46,18 @@ export function identityPhotos(prefix = 'buletin') {
     face: { name: `${prefix}-selfie.png`, mimeType: 'image/png', buffer: pngImage(400, 600, [200, 160, 140]) },
   } as const;
 }
+
+/** Width and height of a JPEG (from its first SOFn marker), or null when `data` is not a JPEG. */
+export function jpegSize(data: Buffer): { width: number; height: number } | null {
+  if (data[0] !== 0xff || data[1] !== 0xd8) return null;
+  let offset = 2;
+  while (offset + 9 < data.length) {
+    if (data[offset] !== 0xff) return null;
+    const marker = data[offset + 1];
+    const length = data.readUInt16BE(offset + 2);
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isFrame) return { height: data.readUInt16BE(offset + 5), width: data.readUInt16BE(offset + 7) };
+    offset += 2 + length;
+  }
+  return null;
+}

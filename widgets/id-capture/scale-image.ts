@@ -31,7 +31,9 @@ export async function scaleImage(file: File, maxSide = MAX_IMAGE_SIDE): Promise<
   }
   try {
     const size = fitWithin(bitmap.width, bitmap.height, maxSide);
-    if (size.width === bitmap.width && size.height === bitmap.height && file.size < 2 * 1024 * 1024) return original;
+    const tooLarge = size.width !== bitmap.width || size.height !== bitmap.height;
+    // Within 1920 px: re-encode only a heavy file (an uncompressed screenshot, a 12-bit PNG).
+    if (!tooLarge && file.size < 2 * 1024 * 1024) return original;
     const canvas = document.createElement('canvas');
     canvas.width = size.width;
     canvas.height = size.height;
@@ -39,7 +41,7 @@ export async function scaleImage(file: File, maxSide = MAX_IMAGE_SIDE): Promise<
     if (!context) return original;
     context.drawImage(bitmap, 0, 0, size.width, size.height);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
-    if (!blob || blob.size >= file.size) return original;
+    if (!blob || (!tooLarge && blob.size >= file.size)) return original;
     return { blob, fileName: file.name.replace(/\.[^.]*$/, '') + '.jpg' };
   } finally {
     bitmap.close();
