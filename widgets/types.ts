@@ -117,6 +117,52 @@ export interface IdentityService {
   saveAddress(values: AddressValues): Promise<Profile>;
 }
 
+/** A saved file of the request (`media` entries): owner-only URL fetched with `identity.preview`. */
+export interface MediaFile {
+  id: number;
+  url: string;
+}
+
+/** The correspondence address (spec 001 §3 "Mailing address"). */
+export interface MailingAddress {
+  contact_first_name: string;
+  contact_last_name: string;
+  contact_phone: string | null;
+  county_id: number;
+  city_id: number;
+  county: string;
+  city: string;
+  postal_code: string | null;
+  street: string;
+  number: string;
+  building: string | null;
+  entrance: string | null;
+  floor: string | null;
+  apartment: string | null;
+}
+
+/** The values `POST /api/mailing-address` takes. */
+export type MailingAddressValues = Omit<MailingAddress, 'county' | 'city' | 'county_id' | 'city_id'> & { county_id: number | null; city_id: number | null };
+
+/** A branch office of the credit partner (`GET /api/nomenclature/icredit-office/index?county_id`). */
+export interface BranchOffice {
+  id: number;
+  county_id: number;
+  name: string;
+  address: string;
+  name_formatted: string;
+}
+
+/** Calls of the dossier steps (spec 001 §7) that are not the step's own submit. */
+export interface DossierService {
+  /** Deletes the saved signature (`…/delete/signature` of the user's flow). */
+  deleteSignature(): Promise<void>;
+  /** Saves the custom correspondence address; resolves to it as saved; rejects with field errors. */
+  saveMailingAddress(values: MailingAddressValues): Promise<MailingAddress>;
+  /** The credit partner's branch offices in a county. */
+  branchOffices(countyId: number): Promise<BranchOffice[]>;
+}
+
 export interface StepServices {
   /** Translates a locale key (`steps:card.yes`); `{{product}}` is filled in. */
   t(key: string, vars?: Record<string, unknown>): string;
@@ -126,6 +172,7 @@ export interface StepServices {
   maritalStatuses(): Promise<MaritalStatus[]>;
   places: PlacesService;
   identity: IdentityService;
+  dossier: DossierService;
 }
 
 export interface StepFormContext {
@@ -136,6 +183,15 @@ export interface StepFormContext {
   profile: Profile;
   /** Reloads the request from the server (profile, media, current step); the step re-renders with it. */
   reloadRequest(): Promise<void>;
+  /** The request's saved files by name (`signature_document`, `veriff_document_front`, …). */
+  media: Record<string, MediaFile | MediaFile[] | null | undefined>;
+  /** The request's correspondence address, when one was saved. */
+  mailingAddress: MailingAddress | null;
+  /**
+   * A file to send with the step's multipart submit (`submit.encoding: "multipart"`) under `field`
+   * (the signature's `file`); null takes it back.
+   */
+  attachFile(field: string, file: Blob | null, fileName?: string): void;
 }
 
 /** Reads the engine's context from an rjsf registry. */

@@ -4,11 +4,14 @@ import { activities, lostReasons, maritalStatuses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import { identityStepProblem } from '../identity/queries';
 import type { RequestRow } from './requests';
+import type { UploadedFile } from '../lib/multipart';
 
 export interface StepRuleInput {
   app: FastifyInstance;
   body: Record<string, unknown>;
   request: RequestRow;
+  /** Files of a multipart step submit by field name (`file` for the signature); empty otherwise. */
+  files: Record<string, UploadedFile>;
 }
 
 /**

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
 import { resolveFlow, stepsInfo, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
 import { fieldErrorsFromValidation, FieldValidationError } from '../lib/http-errors';
+import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
 import type { UserRow } from '../lib/tokens';
 import { flowContext, loadRequest, moveRequest, staleStep } from '../registration/requests';
 import { STEP_RULES } from '../registration/step-rules';
@@ -32,6 +33,26 @@ function readyEndpoints(flow: Flow): string[] {
   }
   return [...endpoints];
 }
+
+/** Endpoints of steps that submit files (`submit.encoding: "multipart"`), in the base flow or a variant. */
+function multipartEndpoints(flow: Flow): Set<string> {
+  const endpoints = new Set(flow.steps.filter((s) => s.submit.encoding === 'multipart').map((s) => s.submit.endpoint));
+  for (const variant of flow.variants ?? []) {
+    for (const patch of Object.values(variant.steps)) {
+      if (patch?.submit?.encoding === 'multipart' && patch.submit.endpoint) endpoints.add(patch.submit.endpoint);
+    }
+  }
+  return endpoints;
+}
+
+/** Limits of a step's files (a signature PNG, diploma documents): each rule checks content and type. */
+const STEP_UPLOADS = {
+  fileFields: ['file', 'files'],
+  maxFileBytes: 10 * 1024 * 1024,
+  maxFiles: 10,
+  tooLarge: 'Fișierul poate avea cel mult 10 MB.',
+  tooMany: 'Poți trimite cel mult 10 fișiere odată.',
+};
 
 export default (async (app, options: { registry: FlowRegistry }) => {
   const { registry } = options;
@@ -77,24 +98,30 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       const stored = storedStepData(step, row.formData);
       validateStep(step, stored);
       // What the database knows may have changed since (a deleted identity session): check again.
-      await STEP_RULES[step.submit.endpoint]?.({ app, body: stored, request: row });
+      await STEP_RULES[step.submit.endpoint]?.({ app, body: stored, request: row, files: {} });
       if (!info.next) return { message: '', payload: await serialize() };
       const moved = await moveRequest(app.db, row, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());
       return { message: '', payload: await serialize(moved) };
     });
 
+    const multipart = multipartEndpoints(flow);
     for (const endpoint of readyEndpoints(flow)) {
-      app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody } }, async (request) => {
+      // Multipart: sign-in is checked before the body is read.
+      const files = multipart.has(endpoint) ? { onRequest: app.authenticate, preValidation: multipartBody(STEP_UPLOADS) } : { preHandler: app.authenticate };
+      app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { ...files, schema: { body: stepBody } }, async (request) => {
         const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
         const info = stepsInfo(resolved, row.step);
         const step = resolved.steps[info.current.index];
         // Stale tab, double click, or a call for another step: nothing changes, the browser is told where the request is.
         if (request.body.current_step_identifier !== step.id || step.submit.endpoint !== endpoint) throw staleStep(await serialize());
-        const { current_step_identifier: _ignored, ...data } = request.body;
+        const { current_step_identifier: _ignored, ...fields } = request.body;
         void _ignored;
+        // Uploaded files go to the step's rule; the JSON Schema sees the other fields.
+        const uploads = Object.fromEntries(Object.entries(fields).filter(([, v]) => isUploadedFile(v))) as Record<string, UploadedFile>;
+        const data = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isUploadedFile(v)));
         validateStep(step, data);
-        const extra = (await STEP_RULES[endpoint]?.({ app, body: data, request: row })) ?? {};
+        const extra = (await STEP_RULES[endpoint]?.({ app, body: data, request: row, files: uploads })) ?? {};
         const formData = { ...row.formData };
         for (const [formKey, bodyKey] of Object.entries(step.submit.store ?? {})) {
           if (bodyKey !== null) formData[formKey] = data[bodyKey] ?? null;

@@ -184,6 +184,9 @@ export const api = {
   async delete<T>(path: string, body?: unknown): Promise<T> {
     return (await request<T>(path, { method: 'DELETE', body })).payload;
   },
+  async postForm<T>(path: string, form: FormData): Promise<T> {
+    return (await request<T>(path, { method: 'POST', body: form })).payload;
+  },
   upload,
   fetchBlob,
 };

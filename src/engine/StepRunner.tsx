@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import Form from '@rjsf/chakra-ui';
 import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
@@ -62,14 +62,22 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     const ui = translateUiSchema((step.uiSchema ?? {}) as UiSchema, t);
     return { ...ui, 'ui:submitButtonOptions': { norender: true } } as UiSchema;
   }, [step.uiSchema, t]);
+  // Files a widget hands over for a multipart submit (the signature's PNG), by field name.
+  const attachments = useRef(new Map<string, { file: Blob; fileName: string }>());
   const formContext: StepFormContext = useMemo(
     () => ({
       services,
       stepId: step.id,
       profile: request.profile as Profile,
+      media: request.media as StepFormContext['media'],
+      mailingAddress: request.mailing_address as StepFormContext['mailingAddress'],
       reloadRequest: async () => onRequest(await api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)),
+      attachFile: (field, file, fileName = 'file') => {
+        if (file) attachments.current.set(field, { file, fileName });
+        else attachments.current.delete(field);
+      },
     }),
-    [services, step.id, request.profile, api, flow.api.open, onRequest],
+    [services, step.id, request.profile, request.media, request.mailing_address, api, flow.api.open, onRequest],
   );
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
   const hasErrors = Object.keys(serverErrors).length > 0;
@@ -89,7 +97,10 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     setFailure(null);
     const plan = planSubmit(step, requestContext(request, formData));
     try {
-      const answer = await api.post<RegistrationRequest>(plan.endpoint, plan.body);
+      const answer =
+        plan.encoding === 'multipart' && api.postForm
+          ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current))
+          : await api.post<RegistrationRequest>(plan.endpoint, plan.body);
       if (plan.navigate) onLeave(routePath(plan.navigate) ?? '/');
       else onRequest(answer);
     } catch (error) {
@@ -180,6 +191,17 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       </HStack>
     </Stack>
   );
+}
+
+/** A multipart body: the payload's fields (objects and arrays as JSON) and the attached files. */
+function multipartBody(body: Record<string, unknown>, files: Map<string, { file: Blob; fileName: string }>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  for (const [field, { file, fileName }] of files) form.append(field, file, fileName);
+  return form;
 }
 
 /** Until the step's precompiled validator arrives: nothing is valid, nothing is compiled. */

@@ -6,6 +6,8 @@
 export interface EngineApi {
   get<T>(url: string): Promise<T>;
   post<T>(url: string, body?: unknown): Promise<T>;
+  /** A multipart POST (steps with `submit.encoding: "multipart"`). */
+  postForm?<T>(url: string, form: FormData): Promise<T>;
 }
 
 export interface EngineError {

@@ -4,7 +4,7 @@ import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import ro from '../../locales/ro/steps.json';
 import { vi } from 'vitest';
-import type { IdentityContext, IdentityService, IdentitySession, PlacesService, Profile, StepServices } from '../../widgets/types';
+import type { DossierService, IdentityContext, IdentityService, IdentitySession, PlacesService, Profile, StepServices } from '../../widgets/types';
 import type { EngineApi } from '../../src/engine/api';
 import type { RegistrationRequest } from '../../src/core/api-types';
 
@@ -38,7 +38,24 @@ export function fakeServices(overrides: Partial<StepServices> = {}): StepService
     ],
     places: fakePlaces(),
     identity: fakeIdentity().service,
+    dossier: fakeDossier(),
     ...overrides,
+  };
+}
+
+/** The dossier steps' calls, in memory: one saved mailing address, two branch offices in Cluj. */
+export function fakeDossier(): DossierService {
+  return {
+    deleteSignature: vi.fn(async () => undefined),
+    saveMailingAddress: vi.fn(async (values) => ({ ...values, county_id: values.county_id!, city_id: values.city_id!, county: 'Cluj', city: 'Cluj-Napoca' })),
+    branchOffices: vi.fn(async (countyId: number) =>
+      countyId === 12
+        ? [
+            { id: 1, county_id: 12, name: 'iCredit Cluj Centru', address: 'Str. Memorandumului nr. 1, Cluj-Napoca', name_formatted: 'iCredit Cluj Centru' },
+            { id: 2, county_id: 12, name: 'iCredit Cluj Mănăștur', address: 'Str. Primăverii nr. 2, Cluj-Napoca', name_formatted: 'iCredit Cluj Mănăștur' },
+          ]
+        : [],
+    ),
   };
 }
 

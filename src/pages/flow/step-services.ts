@@ -1,6 +1,10 @@
 import { api, isApiError } from '../../api/client';
 import type {
   AddressValues,
+  BranchOffice,
+  DossierService,
+  MailingAddress,
+  MailingAddressValues,
   City,
   County,
   IdentityError,
@@ -77,6 +81,18 @@ export const placesService: PlacesService = {
     api.get<{ data: City[]; total: number }>(`/api/nomenclature/city/index/${offset}/${limit}`, { county_id: countyId, search_term: search }),
 };
 
+/** The dossier steps' own calls; the signature's delete call depends on the flow (spec 001 §7). */
+export function dossierService(registrationType: number): DossierService {
+  const prefix = registrationType === 1 ? '/api/registration/existing' : '/api/registration';
+  return {
+    deleteSignature: () => api.post<unknown>(`${prefix}/delete/signature`).then(() => undefined),
+    saveMailingAddress: (values: MailingAddressValues) =>
+      mapped(() => api.post<RegistrationRequest>('/api/mailing-address', values).then((r) => r.mailing_address as unknown as MailingAddress)),
+    branchOffices: (countyId) =>
+      api.get<{ data: BranchOffice[] }>('/api/nomenclature/icredit-office/index', { county_id: countyId }).then((p) => p.data),
+  };
+}
+
 /** Everything the flow's widgets may call, bound to the app's API client (DESIGN.md: widgets get services). */
 export function createStepServices(t: StepServices['t'], registrationType: number): StepServices {
   return {
@@ -86,5 +102,6 @@ export function createStepServices(t: StepServices['t'], registrationType: numbe
     maritalStatuses: () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data),
     places: placesService,
     identity: identityService,
+    dossier: dossierService(registrationType),
   };
 }
