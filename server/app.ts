@@ -26,6 +26,8 @@ import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
+import signatureRoutes from './routes/signature';
+import mailingAddressRoutes from './routes/mailing-address';
 import { createFileStorage, type FileStorage } from './storage/file-storage';
 import { createIdentityProvider } from './identity/service';
 import type { IdentityProvider } from './identity/types';
@@ -143,6 +145,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(fileRoutes, { prefix: '/api' });
   await app.register(identityRoutes, { prefix: '/api' });
   await app.register(userInfoRoutes, { prefix: '/api' });
+  await app.register(signatureRoutes, { prefix: '/api' });
+  await app.register(mailingAddressRoutes, { prefix: '/api' });
   await app.register(devRoutes);
   await app.register(ssoRoutes);
 

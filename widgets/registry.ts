@@ -24,4 +24,7 @@ export const fields: Record<string, ComponentType<AnyProps>> = {
   activities: lazyComponent(() => import('./activities/ActivitiesField')),
   civilStatus: lazyComponent(() => import('./civil-status/CivilStatusField')),
   identity: lazyComponent(() => import('./id-capture/IdentityField')),
+  signature: lazyComponent(() => import('./signature-pad/SignatureField')),
+  mailingAddress: lazyComponent(() => import('./mailing-address/MailingAddressField')),
+  icreditOffice: lazyComponent(() => import('./icredit-office/IcreditOfficeField')),
 };

@@ -173,6 +173,8 @@ export interface StepServices {
   places: PlacesService;
   identity: IdentityService;
   dossier: DossierService;
+  /** A toast (5 s, top end); optional so tests and previews may leave it out. */
+  notify?(type: 'success' | 'error' | 'info', text: string): void;
 }
 
 export interface StepFormContext {

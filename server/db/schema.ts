@@ -287,3 +287,60 @@ export const idvSimulatorSessions = pgTable('idv_simulator_sessions', {
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A user's correspondence address (spec 001 §3 "Mailing address"), one per user: saved from the
+ * mailing-address step's form (`POST /api/mailing-address`) and chosen with `custom_address`.
+ */
+export const mailingAddresses = pgTable(
+  'mailing_addresses',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactFirstName: text('contact_first_name').notNull(),
+    contactLastName: text('contact_last_name').notNull(),
+    /** 07xxxxxxxx, optional. */
+    contactPhone: text('contact_phone'),
+    countyId: integer('county_id')
+      .notNull()
+      .references(() => counties.id),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id),
+    /** Six digits, optional. */
+    postalCode: text('postal_code'),
+    street: text('street').notNull(),
+    number: text('number').notNull(),
+    building: text('building'),
+    entrance: text('entrance'),
+    floor: text('floor'),
+    apartment: text('apartment'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('mailing_addresses_user_unique').on(t.userId)],
+);
+
+/**
+ * Branch offices of the credit partner (`icredit`), where its collaborators receive their mail
+ * (spec 001 §2 item 6, §3 "County and branch office"). Seeded from seed/icredit-offices.json; ids
+ * are stable (flows' examples use them).
+ */
+export const icreditOffices = pgTable(
+  'icredit_offices',
+  {
+    id: integer('id').primaryKey(),
+    countyId: integer('county_id')
+      .notNull()
+      .references(() => counties.id),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    /** The name as shown in lists ("iCredit Cluj-Napoca – Centru"). */
+    nameFormatted: text('name_formatted').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [index('icredit_offices_county_idx').on(t.countyId, t.sortOrder)],
+);

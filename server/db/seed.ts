@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq, sql } from 'drizzle-orm';
+import { eq, notInArray, sql } from 'drizzle-orm';
 import { COUNTIES, countyByCode, searchKey } from '../../src/core/counties';
 import type { Db } from './index';
-import { activities, cities, counties, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
+import { activities, cities, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
 
 const seedDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'seed');
 
@@ -146,6 +146,29 @@ async function seedLostReasons(db: Db, text: string): Promise<void> {
   }
 }
 
+interface IcreditOfficesFile {
+  offices: Array<{ id: number; county_id: number; name: string; name_formatted: string; address: string; is_active: boolean; sort_order: number }>;
+}
+
+/** The credit partner's branch offices, by id; offices no longer in the file stay (requests may name them) but are inactive. */
+async function seedIcreditOffices(db: Db, text: string): Promise<void> {
+  const { offices } = JSON.parse(text) as IcreditOfficesFile;
+  for (const o of offices) {
+    const values = {
+      id: o.id,
+      countyId: o.county_id,
+      name: o.name,
+      nameFormatted: o.name_formatted,
+      address: o.address,
+      isActive: o.is_active,
+      sortOrder: o.sort_order,
+    };
+    await db.insert(icreditOffices).values(values).onConflictDoUpdate({ target: icreditOffices.id, set: values });
+  }
+  const ids = offices.map((o) => o.id);
+  if (ids.length) await db.update(icreditOffices).set({ isActive: false }).where(notInArray(icreditOffices.id, ids));
+}
+
 /** Loads partners and nomenclatures; cheap when nothing changed (one checksum per file). */
 export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'partners.json', (text) => seedPartners(db, text));
@@ -153,4 +176,5 @@ export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'activities.json', (text) => seedActivities(db, text));
   await once(db, 'marital-statuses.json', (text) => seedMaritalStatuses(db, text));
   await once(db, 'lost-reasons.json', (text) => seedLostReasons(db, text));
+  await once(db, 'icredit-offices.json', (text) => seedIcreditOffices(db, text));
 }

@@ -5,6 +5,8 @@ import type { Db } from '../db';
 import { partnerPrices, partners, registrationRequests } from '../db/schema';
 import { forbidden, HttpError } from '../lib/http-errors';
 import { identityMedia } from '../identity/queries';
+import { savedSignature } from './signature';
+import { mailingAddressOf } from './mailing';
 import type { UserRow } from '../lib/tokens';
 
 export type RequestRow = typeof registrationRequests.$inferSelect;
@@ -49,6 +51,7 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     .orderBy(asc(partnerPrices.sortOrder));
   const steps = stepsInfo(flow, request.step);
   const media = await identityMedia(db, request.userId);
+  const signature = await savedSignature(db, request);
   return {
     id: request.id,
     registration_type: request.registrationType,
@@ -57,10 +60,11 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     lost_reason: request.lostReason,
     form_data: request.formData,
     profile: request.profile,
-    media,
+    media: { ...media, signature_document: signature },
+    signature_file_id: signature?.id ?? null,
     paid: request.paid,
     created_at: request.createdAt.toISOString(),
-    mailing_address: null,
+    mailing_address: await mailingAddressOf(db, request.userId),
     status_timeline: [],
     steps,
     variants: flow.variants,

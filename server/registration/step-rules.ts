@@ -5,6 +5,8 @@ import { FieldValidationError } from '../lib/http-errors';
 import { identityStepProblem } from '../identity/queries';
 import type { RequestRow } from './requests';
 import type { UploadedFile } from '../lib/multipart';
+import { SIGNATURE_ENDPOINTS, signatureRule } from './signature';
+import { icreditOffice, mailingAddressType } from './mailing';
 
 export interface StepRuleInput {
   app: FastifyInstance;
@@ -67,4 +69,7 @@ export const STEP_RULES: Record<string, StepRule> = {
   '/api/registration/collect/civil-status': civilStatus,
   '/api/registration/confirm/identity-file': identityFile,
   '/api/registration/existing/confirm/identity-file': identityFile,
+  ...Object.fromEntries(SIGNATURE_ENDPOINTS.map((endpoint) => [endpoint, signatureRule])),
+  '/api/registration/collect/mailing-address-type': mailingAddressType,
+  '/api/registration/collect/icredit-office': icreditOffice,
 };

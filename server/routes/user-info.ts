@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { cities, counties, registrationRequests } from '../db/schema';
+import { registrationRequests } from '../db/schema';
+import { checkCountyAndCity } from '../lib/places';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest } from '../registration/requests';
@@ -78,12 +79,9 @@ export default (async (app) => {
       for (const key of ['first_name', 'last_name', 'street', 'number'] as const) {
         if (!values[key]) errors[key] = [REQUIRED];
       }
-      const [county] = await app.db.select().from(counties).where(eq(counties.id, body.county_id));
-      const [city] = await app.db.select().from(cities).where(eq(cities.id, body.city_id));
-      if (!county) errors.county_id = ['Județul ales nu există.'];
-      if (!city) errors.city_id = ['Localitatea aleasă nu există.'];
-      else if (county && city.countyId !== county.id) errors.city_id = ['Localitatea aleasă nu este în județul ales.'];
-      if (Object.keys(errors).length || !county || !city) throw new FieldValidationError(errors);
+      const place = await checkCountyAndCity(app.db, body.county_id, body.city_id, errors);
+      if (Object.keys(errors).length || !place) throw new FieldValidationError(errors);
+      const { county, city } = place;
 
       const profile: Record<string, unknown> = {
         ...values,

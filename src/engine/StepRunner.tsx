@@ -106,7 +106,12 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     } catch (error) {
       if (isEngineError(error) && error.status === 409 && error.payload) onRequest(error.payload as RegistrationRequest, { stale: true });
       else if (isEngineError(error) && error.status === 422 && error.fieldErrors) setServerErrors(error.fieldErrors);
-      else setFailure(isEngineError(error) && error.message ? error.message : t('steps:common.saveError'));
+      else {
+        // A step may name its own failure text (the signature's "Semnătura nu a putut fi salvata!"), shown as a toast too.
+        const text = step.copy?.saveError ? t(step.copy.saveError) : isEngineError(error) && error.message ? error.message : t('steps:common.saveError');
+        setFailure(text);
+        if (step.copy?.saveError) services.notify?.('error', text);
+      }
     } finally {
       setBusy(false);
     }

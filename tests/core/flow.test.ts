@@ -72,7 +72,7 @@ describe('new-pfa.json', () => {
     const mailing = flow.steps[6];
     expect(mailing.schema).toBe('icredit-office.json');
     expect(mailing.submit.endpoint).toBe('/api/registration/collect/icredit-office');
-    expect(mailing.submit.payload).toEqual({ icredit_office_id: '/icredit_office_id', current_step_identifier: '$step' });
+    expect(mailing.submit.payload).toEqual({ icredit_county_id: '/icredit_county_id', icredit_office_id: '/icredit_office_id', current_step_identifier: '$step' });
     expect((flow.steps[7].uiSchema?.['ui:options'] as { lockedCodes: string[] }).lockedCodes).toEqual(['8291', '6619']);
     expect((flow.steps[3].uiSchema?.['ui:options'] as { creditPartner: boolean }).creditPartner).toBe(true);
     // The base flow is untouched.

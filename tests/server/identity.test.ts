@@ -415,6 +415,7 @@ describe('GET /api/veriff/get-last-session', () => {
       veriff_document_front: null,
       veriff_document_back: null,
       selfie_document: null,
+      signature_document: null,
     });
     const { uploads } = await sessionWithUploads(app, user.token);
     expect((await get('/api/registration/open', user.token)).json().payload.media).toEqual({
@@ -422,6 +423,7 @@ describe('GET /api/veriff/get-last-session', () => {
       veriff_document_front: { id: uploads[0].file_id, url: uploads[0].preview_url },
       veriff_document_back: { id: uploads[1].file_id, url: uploads[1].preview_url },
       selfie_document: { id: uploads[2].file_id, url: uploads[2].preview_url },
+      signature_document: null,
     });
   });
 });

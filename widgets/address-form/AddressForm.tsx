@@ -1,15 +1,21 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Alert, Button, Field, Fieldset, HStack, Input, SimpleGrid } from '@chakra-ui/react';
-import type { AddressValues, PlacesService, Profile } from '../types';
+import type { AddressValues, MailingAddress, MailingAddressValues, PlacesService, Profile } from '../types';
 import { CityPicker, CountyPicker } from '../county-city';
 import { FieldErrors } from '../shared/FieldErrors';
 
-export interface AddressFormProps {
+interface CommonProps {
+  places: PlacesService;
+  /** Translates `steps:address.*` (and, for the correspondence address, `steps:mailingAddress.*`) keys. */
+  t(key: string, vars?: Record<string, unknown>): string;
+  onCancel?(): void;
+}
+
+/** The home address form (identity step): name, home address and, optionally, place of birth. */
+export interface AddressFormProps extends CommonProps {
+  mode?: 'home';
   /** The profile the form starts from (identity data and home address). */
   initial: Profile;
-  places: PlacesService;
-  /** Translates `steps:address.*` keys. */
-  t(key: string, vars?: Record<string, unknown>): string;
   /** Shows (and requires) the place of birth (the identity step's form). */
   withPlaceOfBirth?: boolean;
   /**
@@ -17,42 +23,77 @@ export interface AddressFormProps {
    * (shown under their fields), or with any error whose `message` is shown in an alert.
    */
   onSave(values: AddressValues): Promise<void>;
-  onCancel?(): void;
 }
 
-type Key = keyof AddressValues;
-type TextKey = Exclude<Key, 'county_id' | 'city_id'>;
+/**
+ * The correspondence address form (mailing-address step, spec 001 §3 "Mailing address"): contact
+ * first and last name, an optional phone, then the address. Optional fields left empty are sent as null.
+ */
+export interface CorrespondenceAddressFormProps extends CommonProps {
+  mode: 'correspondence';
+  /** The saved correspondence address, or just the contact names to start from. */
+  initial: Partial<MailingAddress>;
+  /** As for the home address; field errors are keyed like MailingAddressValues (`contact_first_name`, …). */
+  onSave(values: MailingAddressValues): Promise<void>;
+}
 
-/** The locale key (`steps:address.<key>`) of each field's label. */
+type Key = keyof AddressValues | 'contact_first_name' | 'contact_last_name' | 'contact_phone';
+type TextKey = Exclude<Key, 'county_id' | 'city_id'>;
+type Values = Partial<Record<TextKey, string>> & { county_id: number | null; city_id: number | null };
+
+/** The locale key of each field's label. */
 const LABELS: Record<Key, string> = {
-  first_name: 'firstName',
-  last_name: 'lastName',
-  place_of_birth: 'placeOfBirth',
-  county_id: 'county',
-  city_id: 'city',
-  street: 'street',
-  number: 'number',
-  building: 'building',
-  entrance: 'entrance',
-  floor: 'floor',
-  apartment: 'apartment',
-  postal_code: 'postalCode',
+  first_name: 'steps:address.firstName',
+  last_name: 'steps:address.lastName',
+  place_of_birth: 'steps:address.placeOfBirth',
+  contact_first_name: 'steps:mailingAddress.contactFirstName',
+  contact_last_name: 'steps:mailingAddress.contactLastName',
+  contact_phone: 'steps:mailingAddress.contactPhone',
+  county_id: 'steps:address.county',
+  city_id: 'steps:address.city',
+  street: 'steps:address.street',
+  number: 'steps:address.number',
+  building: 'steps:address.building',
+  entrance: 'steps:address.entrance',
+  floor: 'steps:address.floor',
+  apartment: 'steps:address.apartment',
+  postal_code: 'steps:address.postalCode',
 };
 
-/** Form order: the first field in it with a server error is scrolled into view. */
-const ORDER: Key[] = Object.keys(LABELS) as Key[];
+/** The address part, shared by both forms. */
+const ADDRESS: Key[] = ['county_id', 'city_id', 'street', 'number', 'building', 'entrance', 'floor', 'apartment', 'postal_code'];
+const OPTIONAL_ADDRESS: TextKey[] = ['building', 'entrance', 'floor', 'apartment', 'postal_code'];
 
-/** Spec 000 §5: required are first name, last name, county, city, street, number (+ place of birth when shown). */
-const REQUIRED: Key[] = ['first_name', 'last_name', 'county_id', 'city_id', 'street', 'number'];
+/**
+ * Each form's fields in form order (the first field in it with a server error is scrolled into
+ * view) and its required ones. Spec 000 §5: required are first name, last name, county, city,
+ * street, number (+ place of birth when shown); the correspondence address asks the same of its
+ * contact names, the phone is optional.
+ */
+const FORMS = {
+  home: {
+    names: ['first_name', 'last_name', 'place_of_birth'] as TextKey[],
+    required: ['first_name', 'last_name', 'county_id', 'city_id', 'street', 'number'] as Key[],
+    legend: 'steps:address.title',
+  },
+  correspondence: {
+    names: ['contact_first_name', 'contact_last_name', 'contact_phone'] as TextKey[],
+    required: ['contact_first_name', 'contact_last_name', 'county_id', 'city_id', 'street', 'number'] as Key[],
+    legend: 'steps:mailingAddress.formTitle',
+  },
+};
 
 const AUTOCOMPLETE: Partial<Record<TextKey, string>> = {
   first_name: 'given-name',
   last_name: 'family-name',
+  contact_first_name: 'given-name',
+  contact_last_name: 'family-name',
+  contact_phone: 'tel',
   street: 'address-line1',
   postal_code: 'postal-code',
 };
 
-function fromProfile(profile: Profile): AddressValues {
+function fromProfile(profile: Profile): Values {
   return {
     first_name: profile.first_name ?? '',
     last_name: profile.last_name ?? '',
@@ -69,41 +110,102 @@ function fromProfile(profile: Profile): AddressValues {
   };
 }
 
-function filled(value: string | number | null): boolean {
+function fromMailingAddress(address: Partial<MailingAddress>): Values {
+  return {
+    contact_first_name: address.contact_first_name ?? '',
+    contact_last_name: address.contact_last_name ?? '',
+    contact_phone: address.contact_phone ?? '',
+    county_id: address.county_id ?? null,
+    city_id: address.city_id ?? null,
+    street: address.street ?? '',
+    number: address.number ?? '',
+    building: address.building ?? '',
+    entrance: address.entrance ?? '',
+    floor: address.floor ?? '',
+    apartment: address.apartment ?? '',
+    postal_code: address.postal_code ?? '',
+  };
+}
+
+function filled(value: string | number | null | undefined): boolean {
   return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
 }
 
-function trimmed(values: AddressValues): AddressValues {
+function trimmed(values: Values): Values {
   const out = { ...values };
-  for (const key of ORDER) {
+  for (const key of Object.keys(out) as Key[]) {
     const value = out[key];
     if (typeof value === 'string') (out as Record<Key, unknown>)[key] = value.trim();
   }
   return out;
 }
 
+function toHomeValues(values: Values): AddressValues {
+  const text = (key: TextKey) => values[key] ?? '';
+  return {
+    first_name: text('first_name'),
+    last_name: text('last_name'),
+    county_id: values.county_id,
+    city_id: values.city_id,
+    street: text('street'),
+    number: text('number'),
+    building: text('building'),
+    entrance: text('entrance'),
+    floor: text('floor'),
+    apartment: text('apartment'),
+    postal_code: text('postal_code'),
+    place_of_birth: text('place_of_birth'),
+  };
+}
+
+function toCorrespondenceValues(values: Values): MailingAddressValues {
+  const optional = (key: TextKey) => values[key] || null;
+  return {
+    contact_first_name: values.contact_first_name ?? '',
+    contact_last_name: values.contact_last_name ?? '',
+    contact_phone: optional('contact_phone'),
+    county_id: values.county_id,
+    city_id: values.city_id,
+    street: values.street ?? '',
+    number: values.number ?? '',
+    building: optional('building'),
+    entrance: optional('entrance'),
+    floor: optional('floor'),
+    apartment: optional('apartment'),
+    postal_code: optional('postal_code'),
+  };
+}
+
 /**
  * The address form (spec 000 §5 "Address form"): name, home address and, for the identity step,
- * place of birth. "Salvează" stays disabled until the required fields are filled and while saving.
+ * place of birth; or, with `mode: 'correspondence'`, the correspondence address of the
+ * mailing-address step (contact names, optional phone, address). "Salvează" stays disabled until
+ * the required fields are filled and while saving.
  * Server field errors show under their fields (the first message), the first one scrolled into
  * view and focused; editing a field clears its error. Not a <form>: it lives inside the step's form,
  * so Enter in a text field saves here instead of submitting the step.
  */
-export function AddressForm({ initial, places, t, withPlaceOfBirth = false, onSave, onCancel }: AddressFormProps) {
+export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormProps) {
+  const { places, t, onCancel } = props;
+  const correspondence = props.mode === 'correspondence';
+  const withPlaceOfBirth = props.mode === 'correspondence' ? false : (props.withPlaceOfBirth ?? false);
+  const form = FORMS[correspondence ? 'correspondence' : 'home'];
   const base = useId();
   const idOf = (key: Key) => `address-${base}-${key}`;
-  const [values, setValues] = useState<AddressValues>(() => fromProfile(initial));
-  const [names, setNames] = useState({ county: initial.county ?? '', city: initial.city ?? '' });
+  const [values, setValues] = useState<Values>(() => (props.mode === 'correspondence' ? fromMailingAddress(props.initial) : fromProfile(props.initial)));
+  const [names, setNames] = useState({ county: props.initial.county ?? '', city: props.initial.city ?? '' });
   const [errors, setErrors] = useState<Partial<Record<Key, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const shown = (key: string): key is Key => key in LABELS && (key !== 'place_of_birth' || withPlaceOfBirth);
-  const required = withPlaceOfBirth ? [...REQUIRED, 'place_of_birth' as const] : REQUIRED;
+  const nameFields = form.names.filter((key) => key !== 'place_of_birth' || withPlaceOfBirth);
+  const order: Key[] = [...nameFields, ...ADDRESS];
+  const shown = (key: string): key is Key => order.includes(key as Key);
+  const required: Key[] = withPlaceOfBirth ? [...form.required, 'place_of_birth'] : form.required;
   const complete = required.every((key) => filled(values[key]));
   const canSave = complete && !saving;
 
-  const update = (changes: Partial<AddressValues>) => {
+  const update = (changes: Partial<Values>) => {
     setValues((previous) => ({ ...previous, ...changes }));
     setErrors((previous) => {
       const next = { ...previous };
@@ -117,7 +219,9 @@ export function AddressForm({ initial, places, t, withPlaceOfBirth = false, onSa
     setSaving(true);
     setFailure(null);
     try {
-      await onSave(trimmed(values));
+      const clean = trimmed(values);
+      if (props.mode === 'correspondence') await props.onSave(toCorrespondenceValues(clean));
+      else await props.onSave(toHomeValues(clean));
     } catch (error) {
       showFailure(error);
     } finally {
@@ -142,7 +246,7 @@ export function AddressForm({ initial, places, t, withPlaceOfBirth = false, onSa
     }
     setErrors(next);
     if (elsewhere.length || !Object.keys(next).length) setFailure(elsewhere.length ? elsewhere.join(' ') : fallback);
-    const firstKey = ORDER.find((key) => next[key]);
+    const firstKey = order.find((key) => next[key]);
     if (firstKey) {
       const input = document.getElementById(idOf(firstKey));
       input?.scrollIntoView({ block: 'center', behavior: 'smooth' });
@@ -158,15 +262,17 @@ export function AddressForm({ initial, places, t, withPlaceOfBirth = false, onSa
     if (target.getAttribute('role') !== 'combobox') void save();
   };
 
-  const textField = (key: TextKey, isRequired = false) => (
+  const textField = (key: TextKey, isRequired = required.includes(key)) => (
     <Field.Root key={key} id={idOf(key)} invalid={Boolean(errors[key])} required={isRequired}>
       <Field.Label>
-        {t(`steps:address.${LABELS[key]}`)}
+        {t(LABELS[key])}
         <Field.RequiredIndicator />
       </Field.Label>
       <Input
         name={key}
-        value={values[key]}
+        value={values[key] ?? ''}
+        type={key === 'contact_phone' ? 'tel' : 'text'}
+        inputMode={key === 'contact_phone' || key === 'postal_code' ? 'numeric' : undefined}
         autoComplete={AUTOCOMPLETE[key] ?? 'off'}
         aria-describedby={errors[key] ? `${idOf(key)}-error` : undefined}
         onChange={(e) => update({ [key]: e.target.value })}
@@ -178,14 +284,12 @@ export function AddressForm({ initial, places, t, withPlaceOfBirth = false, onSa
   return (
     <Fieldset.Root onKeyDown={onKeyDown} gap="4" minW="0">
       <Fieldset.Legend fontWeight="semibold" fontSize="lg">
-        {t('steps:address.title')}
+        {t(form.legend)}
       </Fieldset.Legend>
       <Fieldset.HelperText>{t('steps:address.requiredNote')}</Fieldset.HelperText>
       <Fieldset.Content>
         <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-          {textField('first_name', true)}
-          {textField('last_name', true)}
-          {withPlaceOfBirth ? textField('place_of_birth', true) : null}
+          {nameFields.map((key) => textField(key))}
         </SimpleGrid>
         <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
           <CountyPicker
@@ -219,13 +323,9 @@ export function AddressForm({ initial, places, t, withPlaceOfBirth = false, onSa
             places={places}
             t={t}
           />
-          {textField('street', true)}
-          {textField('number', true)}
-          {textField('building')}
-          {textField('entrance')}
-          {textField('floor')}
-          {textField('apartment')}
-          {textField('postal_code')}
+          {textField('street')}
+          {textField('number')}
+          {OPTIONAL_ADDRESS.map((key) => textField(key))}
         </SimpleGrid>
       </Fieldset.Content>
 

@@ -1,4 +1,5 @@
 import { api, isApiError } from '../../api/client';
+import { toaster } from '../../app/toaster';
 import type {
   AddressValues,
   BranchOffice,
@@ -103,5 +104,6 @@ export function createStepServices(t: StepServices['t'], registrationType: numbe
     places: placesService,
     identity: identityService,
     dossier: dossierService(registrationType),
+    notify: (type, text) => toaster.create({ type, description: text }),
   };
 }

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { counties } from '../db/schema';
+import { FieldValidationError, forbidden } from '../lib/http-errors';
+import type { UserRow } from '../lib/tokens';
+import { loadRequest } from '../registration/requests';
+import {
+  branchOfficesIn,
+  MESSAGES,
+  mailingAddressBodySchema,
+  saveMailingAddress,
+  validateMailingAddress,
+  type MailingAddressBody,
+} from '../registration/mailing';
+
+/**
+ * The correspondence address (spec 001 §2 item 6, §7 `POST /api/mailing-address`) and the credit
+ * partner's branch offices (`GET /api/nomenclature/icredit-office/index?county_id`).
+ */
+export default (async (app) => {
+  /**
+   * Saves the user's correspondence address (one per user, replaced on every save) and answers
+   * with the user's request, whose `mailing_address` holds it. Choosing it is the step's submit.
+   */
+  app.post<{ Body: MailingAddressBody }>(
+    '/mailing-address',
+    { onRequest: app.authenticate, schema: { body: mailingAddressBodySchema } },
+    async (request) => {
+      const user = request.user as UserRow;
+      const flow = app.flows.byType[user.registrationType as 1 | 2];
+      if (!flow) throw forbidden();
+      const { serialize } = await loadRequest(app, user, flow);
+      const values = await validateMailingAddress(app.db, request.body);
+      await saveMailingAddress(app.db, user.id, values);
+      return { message: MESSAGES.saved, payload: await serialize() };
+    },
+  );
+
+  /** Public like the other nomenclatures: the active branch offices of a county, in order. */
+  app.get<{ Querystring: { county_id?: number } }>(
+    '/nomenclature/icredit-office/index',
+    { schema: { querystring: { type: 'object', properties: { county_id: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      const countyId = request.query.county_id;
+      if (!countyId) throw new FieldValidationError({ county_id: [MESSAGES.chooseCounty] });
+      const [county] = await app.db.select({ id: counties.id }).from(counties).where(eq(counties.id, countyId));
+      if (!county) throw new FieldValidationError({ county_id: ['Județul ales nu există.'] });
+      return { message: '', payload: { data: await branchOfficesIn(app.db, countyId) } };
+    },
+  );
+}) satisfies FastifyPluginAsync;
