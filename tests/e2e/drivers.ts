@@ -65,7 +65,39 @@ export async function completeIdentity(page: Page): Promise<void> {
   await expect(page.getByText(/Memorandumului/)).toBeVisible();
 }
 
+/** Signs on the step's pad with the mouse: a short zig-zag across the canvas. */
+export async function drawSignature(page: Page): Promise<void> {
+  const canvas = page.locator('canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) {
+    await page.mouse.move(box.x + box.width * (0.15 + i * 0.08), box.y + box.height * (i % 2 ? 0.35 : 0.65), { steps: 4 });
+  }
+  await page.mouse.up();
+}
+
 export const drivers: Record<string, Driver> = {
+  async signature(page) {
+    await drawSignature(page);
+  },
+  async mailingAddress(page, value) {
+    const name = value.mailing_address_type === 'id_card_address' ? /^Adresa din buletin/ : /^Altă adresă de corespondență/;
+    const radio = page.getByRole('radio', { name });
+    await page.locator('label', { has: radio }).click();
+    await expect(radio).toBeChecked();
+  },
+  async icreditOffice(page, value, { request }) {
+    const { data: counties } = await payload<{ data: { id: number; name: string }[] }>(request, '/api/nomenclature/county/index/0/42');
+    const county = counties.find((c) => c.id === value.icredit_county_id)!;
+    const { data: offices } = await payload<{ data: { id: number; name_formatted: string }[] }>(request, `/api/nomenclature/icredit-office/index?county_id=${county.id}`);
+    const office = offices.find((o) => o.id === value.icredit_office_id)!;
+    await choosePlace(page, 'Județ', county.name, county.name);
+    const radio = page.getByRole('radio', { name: new RegExp(`^${office.name_formatted}`) });
+    await page.locator('label', { has: radio }).click();
+    await expect(radio).toBeChecked();
+  },
   async identity(page) {
     await completeIdentity(page);
   },

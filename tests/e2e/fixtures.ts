@@ -12,8 +12,8 @@
  * The helpers are also exported as plain functions.
  */
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Envelope, OutboxMail, Partner, RegisterPayload, SessionUser } from '../../src/core/api-types';
+import { test as base, devices, expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { Envelope, OutboxMail, Partner, RegisterPayload, RegistrationRequest, SessionUser } from '../../src/core/api-types';
 
 export { expect };
 
@@ -100,6 +100,46 @@ export async function signInBrowser(page: Page, user: SessionUser | RegisteredAc
       // Storage unavailable (opaque origin): nothing to do.
     }
   }, JSON.stringify(sessionUser));
+}
+
+/** A Pixel-size phone (393×727, touch, mobile user agent) for `test.use`; Chromium stays the browser. */
+const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 5'];
+void _browser;
+export const PHONE = pixel;
+
+/** The bearer header of an account, for API calls made by the test itself. */
+export function auth(account: RegisteredAccount): Record<string, string> {
+  return { authorization: `Bearer ${account.token}` };
+}
+
+/** The account's request as the server has it (`GET …/open`; the new-PFA flow by default). */
+export async function currentRequest(request: APIRequestContext, account: RegisteredAccount, path = '/api/registration/open'): Promise<RegistrationRequest> {
+  const res = await request.get(path, { headers: auth(account) });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as Envelope<RegistrationRequest>).payload;
+}
+
+/**
+ * A fresh new-PFA applicant whose request stands at `step` (through the e2e server's test-only
+ * place-at-step route), signed in, with the browser on that step.
+ */
+export async function newApplicantAt(
+  page: Page,
+  request: APIRequestContext,
+  step: number,
+  options: { partnerSlug?: string; formData?: Record<string, unknown> } = {},
+): Promise<RegisteredAccount> {
+  const account = await registerViaApi(request, { type: 2, partnerSlug: options.partnerSlug });
+  await currentRequest(request, account);
+  const placed = await request.post('/__test/place-at-step', {
+    headers: auth(account),
+    data: { step: `requesting-company-step-${step}`, form_data: options.formData ?? {} },
+  });
+  expect(placed.ok()).toBe(true);
+  await signInBrowser(page, account);
+  await page.goto('/infiintare-pfa');
+  await expect(page).toHaveURL(new RegExp(`/infiintare-pfa/${step}$`));
+  return account;
 }
 
 export interface Helpers {

@@ -88,7 +88,9 @@ for (const file of files) {
           await expect(page).toHaveURL(new RegExp(`${next.path}$`));
           const after = await serverRequest(request, flow, account);
           expect(after.step).toBe(next.id);
-          expect(storedStepData(step, after.form_data)).toMatchObject(Object.fromEntries(Object.entries(example!).filter(([, v]) => v !== null)));
+          // What the step keeps (`submit.store`) is what was entered; files (a signature) are checked by their own specs.
+          const kept = new Set(Object.values(step.submit.store ?? {}));
+          expect(storedStepData(step, after.form_data)).toMatchObject(Object.fromEntries(Object.entries(example!).filter(([k, v]) => v !== null && kept.has(k))));
         }
         const final = await serverRequest(request, flow, account);
         expect(final.step).toBe(resolveFlow(flow, { partner: partner.slug, unaffiliated: partner.is_unaffiliated, activity: null, formData: {} }).steps.at(-1)!.id);

@@ -4,36 +4,15 @@
  * uploads to the next step, the decline path and restart, a phone with camera inputs, the QR
  * hand-over to a second device, and a reload in the middle.
  */
-import { devices, type APIRequestContext, type Page } from '@playwright/test';
-import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
+import type { APIRequestContext, Page } from '@playwright/test';
+import type { Envelope } from '../../src/core/api-types';
 import { completeIdentity, uploadIdentityPhotos } from './drivers';
 import { identityPhotos, jpegSize, pngImage } from './images';
-import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
-
-/** A Pixel-size phone (393×727, touch, mobile user agent); Chromium stays the browser. */
-const { defaultBrowserType: _browser, ...PHONE } = devices['Pixel 5'];
-void _browser;
-
-const auth = (account: RegisteredAccount) => ({ authorization: `Bearer ${account.token}` });
-
-async function current(request: APIRequestContext, account: RegisteredAccount): Promise<RegistrationRequest> {
-  const res = await request.get('/api/registration/open', { headers: auth(account) });
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as Envelope<RegistrationRequest>).payload;
-}
+import { auth, currentRequest, expect, newApplicantAt, PHONE, test, type RegisteredAccount } from './fixtures';
 
 /** A new-PFA applicant whose request stands at the identity step (the questionnaire answered). */
 async function atIdentityStep(page: Page, request: APIRequestContext): Promise<RegisteredAccount> {
-  const account = await registerViaApi(request, { type: 2 });
-  await current(request, account);
-  const placed = await request.post('/__test/place-at-step', {
-    headers: auth(account),
-    data: { step: 'requesting-company-step-1', form_data: { questionnaire: ['niciuna'] } },
-  });
-  expect(placed.ok()).toBe(true);
-  await signInBrowser(page, account);
-  await page.goto('/infiintare-pfa');
-  await expect(page).toHaveURL(/\/infiintare-pfa\/1$/);
+  const account = await newApplicantAt(page, request, 1, { formData: { questionnaire: ['niciuna'] } });
   await expect(page.getByRole('heading', { level: 1, name: 'Totul începe cu buletinul tău' })).toBeVisible();
   return account;
 }
@@ -45,13 +24,13 @@ test('desktop: three uploads, submit, approval, home address, next step', async 
   await expect(next).toBeDisabled();
   await completeIdentity(page);
   await expect(page.getByRole('img', { name: /^Fotografia încărcată/ })).toHaveCount(3);
-  const state = await current(request, account);
+  const state = await currentRequest(request, account);
   expect(state.profile).toMatchObject({ place_of_birth: 'Cluj-Napoca', street: 'Memorandumului', number: '28', city: 'Cluj-Napoca' });
   expect(String(state.profile.personal_code)).toMatch(/^[1-8]\d{12}$/);
   await expect(next).toBeEnabled();
   await next.click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/2$/);
-  expect((await current(request, account)).step).toBe('requesting-company-step-2');
+  expect((await currentRequest(request, account)).step).toBe('requesting-company-step-2');
 });
 
 test('declined: the simulator’s reason, then "Șterge și reîncepe procesul" starts over', async ({ page, request }) => {
