@@ -194,6 +194,15 @@ export interface StepFormContext {
    * (the signature's `file`); null takes it back.
    */
   attachFile(field: string, file: Blob | null, fileName?: string): void;
+  /**
+   * Runs before the step submits; resolving false holds the submit back (the documents step shows
+   * the power-of-attorney screen on the first press of next). null removes it.
+   */
+  setSubmitGuard(guard: (() => Promise<boolean> | boolean) | null): void;
+  /** 0..1 while a multipart submit uploads, else null. */
+  uploadProgress: number | null;
+  /** True while the step is being submitted. */
+  submitting: boolean;
 }
 
 /** Reads the engine's context from an rjsf registry. */

@@ -184,8 +184,9 @@ export const api = {
   async delete<T>(path: string, body?: unknown): Promise<T> {
     return (await request<T>(path, { method: 'DELETE', body })).payload;
   },
-  async postForm<T>(path: string, form: FormData): Promise<T> {
-    return (await request<T>(path, { method: 'POST', body: form })).payload;
+  /** A multipart POST with upload progress (the step submits that carry files). */
+  postForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
+    return upload<T>(path, form, onProgress);
   },
   upload,
   fetchBlob,

@@ -64,6 +64,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   }, [step.uiSchema, t]);
   // Files a widget hands over for a multipart submit (the signature's PNG), by field name.
   const attachments = useRef(new Map<string, { file: Blob; fileName: string }>());
+  const submitGuard = useRef<(() => Promise<boolean> | boolean) | null>(null);
+  const [uploadProgress, setUploadProgress] = useState<number | null>(null);
   const formContext: StepFormContext = useMemo(
     () => ({
       services,
@@ -76,8 +78,13 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         if (file) attachments.current.set(field, { file, fileName });
         else attachments.current.delete(field);
       },
+      setSubmitGuard: (guard) => {
+        submitGuard.current = guard;
+      },
+      uploadProgress,
+      submitting: busy,
     }),
-    [services, step.id, request.profile, request.media, request.mailing_address, api, flow.api.open, onRequest],
+    [services, step.id, request.profile, request.media, request.mailing_address, api, flow.api.open, onRequest, uploadProgress, busy],
   );
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
   const hasErrors = Object.keys(serverErrors).length > 0;
@@ -97,9 +104,11 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     setFailure(null);
     const plan = planSubmit(step, requestContext(request, formData));
     try {
+      // A widget may hold the submit back once (the documents step's power-of-attorney screen).
+      if (submitGuard.current && !(await submitGuard.current())) return;
       const answer =
         plan.encoding === 'multipart' && api.postForm
-          ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current))
+          ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current), setUploadProgress)
           : await api.post<RegistrationRequest>(plan.endpoint, plan.body);
       if (plan.navigate) onLeave(routePath(plan.navigate) ?? '/');
       else onRequest(answer);
@@ -114,6 +123,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       }
     } finally {
       setBusy(false);
+      setUploadProgress(null);
     }
   }
 

@@ -7,7 +7,7 @@ export interface EngineApi {
   get<T>(url: string): Promise<T>;
   post<T>(url: string, body?: unknown): Promise<T>;
   /** A multipart POST (steps with `submit.encoding: "multipart"`). */
-  postForm?<T>(url: string, form: FormData): Promise<T>;
+  postForm?<T>(url: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T>;
 }
 
 export interface EngineError {
