@@ -22,6 +22,8 @@ import ssoRoutes from './routes/sso';
 import publicRoutes from './routes/public';
 import registrationRoutes from './routes/registration';
 import lostRoutes from './routes/lost';
+import overviewRoutes from './routes/overview';
+import documentRoutes from './routes/documents';
 import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
@@ -147,6 +149,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(userInfoRoutes, { prefix: '/api' });
   await app.register(signatureRoutes, { prefix: '/api' });
   await app.register(mailingAddressRoutes, { prefix: '/api' });
+  await app.register(overviewRoutes, { prefix: '/api' });
+  await app.register(documentRoutes, { prefix: '/api' });
   await app.register(devRoutes);
   await app.register(ssoRoutes);
 

@@ -27,4 +27,6 @@ export const fields: Record<string, ComponentType<AnyProps>> = {
   signature: lazyComponent(() => import('./signature-pad/SignatureField')),
   mailingAddress: lazyComponent(() => import('./mailing-address/MailingAddressField')),
   icreditOffice: lazyComponent(() => import('./icredit-office/IcreditOfficeField')),
+  documents: lazyComponent(() => import('./documents/DocumentsField')),
+  overview: lazyComponent(() => import('./overview/OverviewField')),
 };

@@ -161,6 +161,47 @@ export interface DossierService {
   saveMailingAddress(values: MailingAddressValues): Promise<MailingAddress>;
   /** The credit partner's branch offices in a county. */
   branchOffices(countyId: number): Promise<BranchOffice[]>;
+  /** Deletes a saved document of the documents step (`POST /api/registration/delete/diploma-documents`). */
+  deleteDocument?(fileId: number): Promise<void>;
+  /** Records that the power-of-attorney screen was seen (`POST /api/user-meta/attorney-acknowledgement`). */
+  acknowledgeAttorney?(): Promise<void>;
+}
+
+/** A CAEN class (`GET /api/nomenclature/code/index/{offset}/{size}?search_term`). */
+export interface CaenCode {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/** What the overview step shows besides the profile (`GET /api/registration/overview`). */
+export interface OverviewData {
+  company_name: string | null;
+  activity: string | null;
+  /** The request's codes, primary first (spec 001 §3 "CAEN code"). */
+  codes: Array<CaenCode & { is_primary: 0 | 1 }>;
+  email: string;
+  phone: string;
+  editable: boolean;
+}
+
+/** One or more inline edits of the overview (`POST /api/registration/update/form-data`); `codes` are ids, primary first. */
+export interface OverviewUpdate {
+  first_name?: string;
+  last_name?: string;
+  personal_code?: string;
+  codes?: number[];
+}
+
+/**
+ * The overview step's calls (spec 001 §7): CAEN search (pages of 25), its data, inline edits
+ * (rejects with `{ status, message, fieldErrors }`), and leaving (mark-as-lost).
+ */
+export interface CaenService {
+  search(term: string, offset: number, size: number): Promise<{ data: CaenCode[]; total: number }>;
+  overview(): Promise<OverviewData>;
+  updateFormData(values: OverviewUpdate): Promise<{ profile: Profile; codes: OverviewData['codes'] }>;
+  markAsLost(reason: string): Promise<void>;
 }
 
 export interface StepServices {
@@ -173,6 +214,7 @@ export interface StepServices {
   places: PlacesService;
   identity: IdentityService;
   dossier: DossierService;
+  caen: CaenService;
   /** A toast (5 s, top end); optional so tests and previews may leave it out. */
   notify?(type: 'success' | 'error' | 'info', text: string): void;
 }

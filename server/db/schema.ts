@@ -344,3 +344,47 @@ export const icreditOffices = pgTable(
   },
   (t) => [index('icredit_offices_county_idx').on(t.countyId, t.sortOrder)],
 );
+
+/**
+ * Documents of a new-company request (spec 001 §2 item 2, §3 "diploma document files"): study
+ * diplomas / professional documents (`diploma`) and driving licences or certificates
+ * (`driver_license`). The bytes and names are in `files`; deleting a file removes its row here.
+ */
+export const requestDocuments = pgTable(
+  'request_documents',
+  {
+    id: serial('id').primaryKey(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => registrationRequests.id, { onDelete: 'cascade' }),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    /** 'diploma' or 'driver_license' */
+    kind: text('kind', { enum: ['diploma', 'driver_license'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('request_documents_file_unique').on(t.fileId), index('request_documents_request_idx').on(t.requestId, t.kind)],
+);
+
+/**
+ * CAEN nomenclature at class level (4-digit codes, spec 001 §3 "CAEN code", §5): the codes of a
+ * new PFA (`form_data.codes` holds their ids, primary first). Seeded from seed/caen.json; ids are
+ * stable (the codes of saved requests keep pointing at them).
+ */
+export const caenCodes = pgTable(
+  'caen_codes',
+  {
+    id: integer('id').primaryKey(),
+    /** Four digits, as the trade register writes them ("6201"). */
+    code: text('code').notNull().unique(),
+    name: text('name').notNull(),
+    /** Section letter (A–U). */
+    section: text('section').notNull(),
+    /** "CAEN Rev.2" (or "CAEN Rev.3"). */
+    revision: text('revision').notNull(),
+    /** Name without diacritics, lower-case: what search matches against. */
+    searchName: text('search_name').notNull(),
+  },
+  (t) => [index('caen_codes_search_idx').on(t.searchName)],
+);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { eq, notInArray, sql } from 'drizzle-orm';
 import { COUNTIES, countyByCode, searchKey } from '../../src/core/counties';
 import type { Db } from './index';
-import { activities, cities, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
+import { activities, caenCodes, cities, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
 
 const seedDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'seed');
 
@@ -169,6 +169,26 @@ async function seedIcreditOffices(db: Db, text: string): Promise<void> {
   if (ids.length) await db.update(icreditOffices).set({ isActive: false }).where(notInArray(icreditOffices.id, ids));
 }
 
+interface CaenSeedFile {
+  revision: string;
+  codes: Array<{ id: number; code: string; name: string; section: string }>;
+}
+
+/** CAEN classes by id (the code's number); codes no longer in the file stay (requests may name them). */
+async function seedCaenCodes(db: Db, text: string): Promise<void> {
+  const { revision, codes } = JSON.parse(text) as CaenSeedFile;
+  const rows = codes.map((c) => ({ id: c.id, code: c.code, name: c.name, section: c.section, revision, searchName: searchKey(c.name) }));
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insert(caenCodes)
+      .values(rows.slice(i, i + 200))
+      .onConflictDoUpdate({
+        target: caenCodes.id,
+        set: { code: sql`excluded.code`, name: sql`excluded.name`, section: sql`excluded.section`, revision: sql`excluded.revision`, searchName: sql`excluded.search_name` },
+      });
+  }
+}
+
 /** Loads partners and nomenclatures; cheap when nothing changed (one checksum per file). */
 export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'partners.json', (text) => seedPartners(db, text));
@@ -177,4 +197,5 @@ export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'marital-statuses.json', (text) => seedMaritalStatuses(db, text));
   await once(db, 'lost-reasons.json', (text) => seedLostReasons(db, text));
   await once(db, 'icredit-offices.json', (text) => seedIcreditOffices(db, text));
+  await once(db, 'caen.json', (text) => seedCaenCodes(db, text));
 }

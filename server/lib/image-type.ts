@@ -38,3 +38,51 @@ export function detectImageType(data: Buffer): ImageType | null {
   }
   return null;
 }
+
+/** A document format accepted for diplomas and licences (spec 001 §5): the images above, PDF, DOC, DOCX. */
+export interface DocumentType {
+  contentType:
+    | ImageType['contentType']
+    | 'application/pdf'
+    | 'application/msword'
+    | 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  extension: ImageType['extension'] | 'pdf' | 'doc' | 'docx';
+}
+
+const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/**
+ * True for a ZIP whose central directory names an entry under `word/` (a Word document); the
+ * names are read from the central directory that the end-of-central-directory record points to.
+ */
+function isWordZip(data: Buffer): boolean {
+  if (data.length < 22 || data.readUInt32LE(0) !== 0x04034b50) return false;
+  // The end record is in the last 22 + 65535 (comment) bytes.
+  const from = Math.max(0, data.length - 22 - 0xffff);
+  for (let end = data.length - 22; end >= from; end -= 1) {
+    if (data.readUInt32LE(end) !== 0x06054b50) continue;
+    const entries = data.readUInt16LE(end + 10);
+    let offset = data.readUInt32LE(end + 16);
+    for (let i = 0; i < entries && offset + 46 <= data.length; i += 1) {
+      if (data.readUInt32LE(offset) !== 0x02014b50) return false;
+      const nameLength = data.readUInt16LE(offset + 28);
+      const extraLength = data.readUInt16LE(offset + 30);
+      const commentLength = data.readUInt16LE(offset + 32);
+      const name = data.toString('latin1', offset + 46, Math.min(data.length, offset + 46 + nameLength));
+      if (name.startsWith('word/')) return true;
+      offset += 46 + nameLength + extraLength + commentLength;
+    }
+    return false;
+  }
+  return false;
+}
+
+/** An accepted document by content (images, `%PDF`, OLE compound file for DOC, ZIP with `word/` for DOCX); null otherwise. */
+export function detectDocumentType(data: Buffer): DocumentType | null {
+  const image = detectImageType(data);
+  if (image) return image;
+  if (data.length >= 5 && data.toString('latin1', 0, 5) === '%PDF-') return { contentType: 'application/pdf', extension: 'pdf' };
+  if (data.length >= 8 && data.subarray(0, 8).equals(OLE_SIGNATURE)) return { contentType: 'application/msword', extension: 'doc' };
+  if (isWordZip(data)) return { contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', extension: 'docx' };
+  return null;
+}

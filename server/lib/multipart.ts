@@ -12,7 +12,11 @@ export interface UploadedFile {
 }
 
 export interface MultipartBodyOptions {
-  /** Names of the file fields this route takes; files under other names are read and dropped. */
+  /**
+   * Names of the file fields this route takes; files under other names are read and dropped. A
+   * name also takes indexed parts `name[n]` (kept under the key `name[n]`) and `name[]` (numbered
+   * in order): see `indexedFiles`.
+   */
   fileFields: string[];
   maxFileBytes: number;
   maxFiles: number;
@@ -32,12 +36,17 @@ export function multipartBody(options: MultipartBodyOptions): preValidationAsync
     if (!request.isMultipart()) {
       const body = request.body;
       if (body && typeof body === 'object') {
-        for (const field of options.fileFields) delete (body as Record<string, unknown>)[field];
+        for (const field of Object.keys(body)) {
+          if (fileKey(field, options.fileFields, new Map())) delete (body as Record<string, unknown>)[field];
+        }
       }
       return;
     }
     const body: Record<string, unknown> = {};
     let field = options.fileFields[0];
+    // The base name of the last file field seen (too many files are reported under it).
+    let base = options.fileFields[0];
+    const counters = new Map<string, number>();
     try {
       // A file over the limit throws RequestFileTooLargeError (the plugin's throwFileSizeLimit, on by default).
       const parts = request.parts({
@@ -45,19 +54,19 @@ export function multipartBody(options: MultipartBodyOptions): preValidationAsync
       });
       for await (const part of parts) {
         if (part.type === 'file') {
-          field = part.fieldname;
+          const key = fileKey(part.fieldname, options.fileFields, counters);
+          field = key ? errorKey(key) : part.fieldname;
+          if (key) base = key.replace(/\[\d+\]$/, '');
           const data = await part.toBuffer();
-          if (options.fileFields.includes(part.fieldname)) {
-            body[part.fieldname] = { data, filename: part.filename ?? '', mimetype: part.mimetype ?? '' } satisfies UploadedFile;
-          }
-        } else if (typeof part.value === 'string') {
+          if (key) body[key] = { data, filename: part.filename ?? '', mimetype: part.mimetype ?? '' } satisfies UploadedFile;
+        } else if (typeof part.value === 'string' && !fileKey(part.fieldname, options.fileFields, new Map())) {
           body[part.fieldname] = part.value;
         }
       }
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw new FieldValidationError({ [field]: [options.tooLarge] });
-      if (code === 'FST_FILES_LIMIT') throw new FieldValidationError({ [options.fileFields[0]]: [options.tooMany] });
+      if (code === 'FST_FILES_LIMIT') throw new FieldValidationError({ [base]: [options.tooMany] });
       if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
         throw new FieldValidationError({ _: ['Formularul trimis are prea multe câmpuri.'] });
       }
@@ -70,4 +79,37 @@ export function multipartBody(options: MultipartBodyOptions): preValidationAsync
 /** True for a file that came through `multipartBody` (a JSON body cannot forge one). */
 export function isUploadedFile(value: unknown): value is UploadedFile {
   return Boolean(value) && typeof value === 'object' && Buffer.isBuffer((value as UploadedFile).data);
+}
+
+/** At most this many files under one indexed name (`files[0]` … `files[99]`). */
+const MAX_INDEX = 99;
+
+/**
+ * The body key of a file part: `name` as is, `name[n]` as is (n from 0 to 99, without leading
+ * zeros), `name[]` numbered in order; null when the route does not take the field.
+ */
+function fileKey(fieldname: string, fileFields: string[], counters: Map<string, number>): string | null {
+  if (fileFields.includes(fieldname)) return fieldname;
+  const match = /^(.+)\[(0|[1-9]\d?)?\]$/.exec(fieldname);
+  if (!match || !fileFields.includes(match[1])) return null;
+  const [, name, index] = match;
+  if (index !== undefined) return `${name}[${index}]`;
+  const next = counters.get(name) ?? 0;
+  counters.set(name, next + 1);
+  return next > MAX_INDEX ? null : `${name}[${next}]`;
+}
+
+/** `files[3]` -> `files.3` (422 payload keys, DESIGN.md: uploaded files as `files.N`). */
+function errorKey(key: string): string {
+  return key.replace(/\[(\d+)\]$/, '.$1');
+}
+
+/** The files sent as `name[n]`, with their index n (the browser's order), by increasing index. */
+export function indexedFiles(files: Record<string, UploadedFile>, name: string): { index: number; file: UploadedFile }[] {
+  const out: { index: number; file: UploadedFile }[] = [];
+  for (const [key, file] of Object.entries(files)) {
+    const match = /^(.+)\[(\d+)\]$/.exec(key);
+    if (match && match[1] === name && isUploadedFile(file)) out.push({ index: Number(match[2]), file });
+  }
+  return out.sort((a, b) => a.index - b.index);
 }

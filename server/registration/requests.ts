@@ -6,6 +6,7 @@ import { partnerPrices, partners, registrationRequests } from '../db/schema';
 import { forbidden, HttpError } from '../lib/http-errors';
 import { identityMedia } from '../identity/queries';
 import { savedSignature } from './signature';
+import { documentMedia } from './documents';
 import { mailingAddressOf } from './mailing';
 import type { UserRow } from '../lib/tokens';
 
@@ -60,7 +61,7 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     lost_reason: request.lostReason,
     form_data: request.formData,
     profile: request.profile,
-    media: { ...media, signature_document: signature },
+    media: { ...media, signature_document: signature, ...(await documentMedia(db, request)) },
     signature_file_id: signature?.id ?? null,
     paid: request.paid,
     created_at: request.createdAt.toISOString(),

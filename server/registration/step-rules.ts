@@ -7,6 +7,8 @@ import type { RequestRow } from './requests';
 import type { UploadedFile } from '../lib/multipart';
 import { SIGNATURE_ENDPOINTS, signatureRule } from './signature';
 import { icreditOffice, mailingAddressType } from './mailing';
+import { sendRule } from './overview';
+import { DOCUMENTS_ENDPOINT, documentsRule } from './documents';
 
 export interface StepRuleInput {
   app: FastifyInstance;
@@ -72,4 +74,6 @@ export const STEP_RULES: Record<string, StepRule> = {
   ...Object.fromEntries(SIGNATURE_ENDPOINTS.map((endpoint) => [endpoint, signatureRule])),
   '/api/registration/collect/mailing-address-type': mailingAddressType,
   '/api/registration/collect/icredit-office': icreditOffice,
+  '/api/registration/send': sendRule,
+  [DOCUMENTS_ENDPOINT]: documentsRule,
 };

@@ -47,7 +47,7 @@ function multipartEndpoints(flow: Flow): Set<string> {
 
 /** Limits of a step's files (a signature PNG, diploma documents): each rule checks content and type. */
 const STEP_UPLOADS = {
-  fileFields: ['file', 'files'],
+  fileFields: ['file', 'files', 'driverLicenseFiles'],
   maxFileBytes: 10 * 1024 * 1024,
   maxFiles: 10,
   tooLarge: 'Fișierul poate avea cel mult 10 MB.',
@@ -130,7 +130,9 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         // The next step is decided on the new data: choosing an activity can add or drop steps.
         const after = resolveFlow(flow, flowContext({ ...row, formData }, partner));
         const next = stepsInfo(after, step.id).next?.identifier ?? step.id;
-        const moved = await moveRequest(app.db, row, { step: next, formData, status: 'in_progress', lostReason: null });
+        // A dossier that was sent (the overview's send sets submitted_at) stays submitted through the later steps.
+        const status = formData.submitted_at ? 'submitted' : 'in_progress';
+        const moved = await moveRequest(app.db, row, { step: next, formData, status, lostReason: null });
         if (!moved) throw staleStep(await serialize());
         // A request that was lost is back in the flow: so is its user.
         if (row.status === 'lost') await app.db.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));

@@ -88,14 +88,16 @@ describe('new-pfa.json', () => {
     expect((flow.steps[3].uiSchema?.['ui:options'] as Record<string, unknown>)[option]).toBe(value);
   });
 
-  it('a credit consultant under the credit partner gets no certificate block', () => {
+  it('a credit consultant under the credit partner gets no certificate block (creditPartner: the partner note instead)', () => {
     const flow = resolveFlow(newPfa, ctx({ partner: 'icredit', unaffiliated: false, activity: 'consultant-credite' }));
-    expect(flow.variants).toEqual(['icredit']);
-    expect((flow.steps[3].uiSchema?.['ui:options'] as Record<string, unknown>).licence).toBeNull();
+    expect(flow.variants).toEqual(['icredit', 'activity-credit-consultant']);
+    expect(flow.steps[3].uiSchema?.['ui:options']).toMatchObject({ licence: 'credit-certificate', creditPartner: true });
   });
 
   it('psychotherapist and medic change the documents copy; question-mark and IT consulting the overview', () => {
-    expect(resolveFlow(newPfa, ctx({ activity: 'psihoterapeut' })).steps[3].copy?.heading).toBe('steps:documents.psychotherapistHeading');
+    expect((resolveFlow(newPfa, ctx({ activity: 'psihoterapeut' })).steps[3].uiSchema?.['ui:options'] as Record<string, unknown>).heading).toBe(
+      'steps:documents.psychotherapistHeading',
+    );
     expect(resolveFlow(newPfa, ctx({ activity: 'medicina' })).steps[3].copy?.notice).toBe('steps:documents.medicNotice');
     expect(resolveFlow(newPfa, ctx({ activity: 'question-mark' })).steps[7].copy?.notice).toBe('steps:overview.codesByOperator');
     expect(resolveFlow(newPfa, ctx({ activity: 'consultanta-it' })).steps[7].copy?.notice).toBe('steps:activities.itNotice');

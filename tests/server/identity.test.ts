@@ -416,6 +416,8 @@ describe('GET /api/veriff/get-last-session', () => {
       veriff_document_back: null,
       selfie_document: null,
       signature_document: null,
+      diploma_documents: [],
+      driver_license: [],
     });
     const { uploads } = await sessionWithUploads(app, user.token);
     expect((await get('/api/registration/open', user.token)).json().payload.media).toEqual({
@@ -424,6 +426,8 @@ describe('GET /api/veriff/get-last-session', () => {
       veriff_document_back: { id: uploads[1].file_id, url: uploads[1].preview_url },
       selfie_document: { id: uploads[2].file_id, url: uploads[2].preview_url },
       signature_document: null,
+      diploma_documents: [],
+      driver_license: [],
     });
   });
 });

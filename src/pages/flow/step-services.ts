@@ -2,6 +2,8 @@ import { api, isApiError } from '../../api/client';
 import { toaster } from '../../app/toaster';
 import type {
   AddressValues,
+  CaenCode,
+  OverviewData,
   BranchOffice,
   DossierService,
   MailingAddress,
@@ -91,6 +93,8 @@ export function dossierService(registrationType: number): DossierService {
       mapped(() => api.post<RegistrationRequest>('/api/mailing-address', values).then((r) => r.mailing_address as unknown as MailingAddress)),
     branchOffices: (countyId) =>
       api.get<{ data: BranchOffice[] }>('/api/nomenclature/icredit-office/index', { county_id: countyId }).then((p) => p.data),
+    deleteDocument: (fileId) => api.post<unknown>('/api/registration/delete/diploma-documents', { file_id: fileId }).then(() => undefined),
+    acknowledgeAttorney: () => api.post<unknown>('/api/user-meta/attorney-acknowledgement', {}).then(() => undefined),
   };
 }
 
@@ -104,6 +108,12 @@ export function createStepServices(t: StepServices['t'], registrationType: numbe
     places: placesService,
     identity: identityService,
     dossier: dossierService(registrationType),
+    caen: {
+      search: (term, offset, size) => api.get<{ data: CaenCode[]; total: number }>(`/api/nomenclature/code/index/${offset}/${size}`, { search_term: term || undefined }),
+      overview: () => api.get<OverviewData>('/api/registration/overview'),
+      updateFormData: (values) => mapped(() => api.post<RegistrationRequest & { codes: OverviewData['codes'] }>('/api/registration/update/form-data', values)).then((r) => ({ profile: r.profile as Profile, codes: r.codes })),
+      markAsLost: (reason) => api.post<unknown>('/api/mark-as-lost', { reason_identifier: reason }).then(() => undefined),
+    },
     notify: (type, text) => toaster.create({ type, description: text }),
   };
 }

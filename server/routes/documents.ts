@@ -1,0 +1,69 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { and, asc, eq } from 'drizzle-orm';
+import { stepsInfo } from '../../src/core/flow';
+import { userMeta } from '../db/schema';
+import { notFound } from '../lib/http-errors';
+import type { UserRow } from '../lib/tokens';
+import { loadRequest, moveRequest, staleStep } from '../registration/requests';
+import { DOCUMENTS_ENDPOINT, DOCUMENT_MESSAGES, deleteRequestDocument } from '../registration/documents';
+
+type DeleteBody = { Body: { file_id: number; current_step_identifier?: string } };
+
+const deleteSchema = {
+  body: {
+    type: 'object',
+    required: ['file_id'],
+    properties: {
+      file_id: { type: 'integer', minimum: 1 },
+      current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 },
+    },
+  },
+} as const;
+
+export const ATTORNEY_META_KEY = 'attorney_acknowledged_at';
+
+/** A POST without a body is an empty object. */
+async function emptyBody(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}
+
+/**
+ * The documents step's own calls (spec 001 §7):
+ * - `POST /api/registration/delete/diploma-documents` `{ file_id }`: removes one document of the
+ *   user's new-company request, only while the request is at the documents step (else 409 with the
+ *   request); a file that is not the request's answers 404. Removing the last licence file while
+ *   driver_license_status is 2 sets it back to 1 (§4). Answers the request.
+ * - `POST /api/user-meta/attorney-acknowledgement`: records once (user_meta
+ *   `attorney_acknowledged_at`) that the user saw the power-of-attorney screen; answers
+ *   `{ acknowledged_at }`, the first time it was recorded.
+ */
+export default (async (app) => {
+  app.post<DeleteBody>('/registration/delete/diploma-documents', { preHandler: app.authenticate, schema: deleteSchema }, async (request) => {
+    const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, app.flows.byType[2]);
+    const current = resolved.steps[stepsInfo(resolved, row.step).current.index];
+    const sent = request.body.current_step_identifier;
+    if ((sent && sent !== current.id) || current.submit.endpoint !== DOCUMENTS_ENDPOINT) throw staleStep(await serialize());
+    const removed = await deleteRequestDocument(app, row, request.body.file_id);
+    if (!removed) throw notFound(DOCUMENT_MESSAGES.notFound);
+    if (!removed.licenceBackToLater) return { message: DOCUMENT_MESSAGES.deleted, payload: await serialize() };
+    const moved = await moveRequest(app.db, row, { step: row.step, formData: { ...row.formData, driver_license_status: 1 } });
+    if (!moved) throw staleStep(await serialize());
+    return { message: DOCUMENT_MESSAGES.deleted, payload: await serialize(moved) };
+  });
+
+  app.post(
+    '/user-meta/attorney-acknowledgement',
+    { preHandler: app.authenticate, preValidation: emptyBody, schema: { body: { type: 'object' } } },
+    async (request) => {
+      const userId = (request.user as UserRow).id;
+      const where = and(eq(userMeta.userId, userId), eq(userMeta.metaKey, ATTORNEY_META_KEY));
+      const first = async () => (await app.db.select().from(userMeta).where(where).orderBy(asc(userMeta.id)).limit(1))[0];
+      let row = await first();
+      if (!row) {
+        await app.db.insert(userMeta).values({ userId, metaKey: ATTORNEY_META_KEY, metaValue: new Date().toISOString() });
+        row = await first();
+      }
+      return { message: '', payload: { acknowledged_at: row.metaValue } };
+    },
+  );
+}) satisfies FastifyPluginAsync;

@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Wizard } from '../../src/engine/Wizard';
+import type { EngineApi } from '../../src/engine/api';
+import type { RegistrationRequest } from '../../src/core/api-types';
+import type { CaenCode, CaenService, OverviewData, OverviewUpdate, Profile } from '../../widgets/types';
+import { fakeServices, renderAt, request } from '../engine/render';
+import { sleep } from './helpers';
+
+// The step's field by its flow name, whether or not widgets/registry.ts lists it yet.
+vi.mock('../../widgets/registry', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../widgets/registry')>();
+  const { default: OverviewField } = await import('../../widgets/overview/OverviewField');
+  return { ...original, fields: { ...original.fields, overview: OverviewField } };
+});
+
+vi.setConfig({ testTimeout: 20000 });
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const STEP = 'requesting-company-step-7';
+const PROFILE: Profile = { first_name: 'Ana', last_name: 'Popescu', personal_code: '2850101400019' };
+
+const CODES: CaenCode[] = [
+  { id: 6201, code: '6201', name: 'Activități de realizare a soft-ului la comandă (software orientat client)' },
+  { id: 6202, code: '6202', name: 'Activități de consultanță în tehnologia informației' },
+  { id: 6209, code: '6209', name: 'Alte activități de servicii privind tehnologia informației' },
+  { id: 7410, code: '7410', name: 'Activități de design specializat' },
+  { id: 7311, code: '7311', name: 'Activități ale agențiilor de publicitate' },
+  { id: 8291, code: '8291', name: 'Activități ale agențiilor de colectare și a birourilor (oficiilor) de raportare a creditului' },
+  { id: 6619, code: '6619', name: 'Activități auxiliare intermedierilor financiare, exclusiv activități de asigurări și fonduri de pensii' },
+];
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const withPrimary = (codes: CaenCode[]) => codes.map((c, i) => ({ ...c, is_primary: (i === 0 ? 1 : 0) as 0 | 1 }));
+
+/** A CAEN service over CODES that saves in memory; `refuse` makes the next update fail with field errors. */
+function fakeCaen(initial: CaenCode[] = []) {
+  const state = { codes: initial, profile: { ...PROFILE }, refuse: null as null | Record<string, string[]> };
+  const caen = {
+    search: vi.fn(async (term: string, offset: number, size: number) => {
+      const data = CODES.filter((c) => c.code.startsWith(term) || fold(c.name).includes(fold(term)));
+      return { data: data.slice(offset, offset + size), total: data.length };
+    }),
+    overview: vi.fn(async (): Promise<OverviewData> => ({
+      company_name: null,
+      activity: 'consultanta-it',
+      codes: withPrimary(state.codes),
+      email: 'ana@exemplu.ro',
+      phone: '0712345678',
+      editable: true,
+    })),
+    updateFormData: vi.fn(async (values: OverviewUpdate) => {
+      if (state.refuse) {
+        const fieldErrors = state.refuse;
+        state.refuse = null;
+        throw { status: 422, message: Object.values(fieldErrors)[0][0], fieldErrors };
+      }
+      if (values.codes) state.codes = values.codes.map((id) => CODES.find((c) => c.id === id)!);
+      const { codes: _codes, ...profile } = values;
+      void _codes;
+      state.profile = { ...state.profile, ...profile };
+      return { profile: state.profile, codes: withPrimary(state.codes) };
+    }),
+    markAsLost: vi.fn(async () => undefined),
+  } satisfies CaenService;
+  return { caen, state };
+}
+
+function setup(options: { codes?: CaenCode[]; partner?: { slug: string; is_unaffiliated: boolean; name: string } } = {}) {
+  const { caen, state } = fakeCaen(options.codes);
+  const posts: { url: string; body: unknown }[] = [];
+  const current = (): RegistrationRequest => ({ ...request(STEP, {}, options.partner), profile: state.profile as Record<string, unknown> });
+  const api: EngineApi = {
+    get: vi.fn(async () => current()) as EngineApi['get'],
+    post: vi.fn(async (url: string, body?: unknown) => {
+      posts.push({ url, body });
+      if (url === '/api/registration/send') return request('requesting-company-step-8');
+      throw new Error(`unexpected POST ${url}`);
+    }) as EngineApi['post'],
+  };
+  const notify = vi.fn();
+  const user = userEvent.setup({ delay: null });
+  renderAt('/infiintare-pfa/7', <Wizard registrationType={2} api={api} services={fakeServices({ caen, notify })} />);
+  return { caen, state, posts, user, notify };
+}
+
+async function shown() {
+  expect(await screen.findByRole('heading', { name: 'Dosarul tău este gata' })).toBeTruthy();
+  await screen.findByTestId('overview');
+  await waitFor(() => expect(screen.getByText('0712345678')).toBeTruthy());
+}
+
+const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
+
+describe('overview step (flows/new-pfa.json step 7)', () => {
+  it('shows the PFA name, names, CNP, phone and e-mail; office at the product by default; next sends address_type', async () => {
+    const { user, posts } = setup({ codes: [CODES[0]] });
+    await shown();
+    expect(screen.getByText('PFA Popescu Ana')).toBeTruthy();
+    expect(screen.getByText('2850101400019')).toBeTruthy();
+    expect(screen.getByText('ana@exemplu.ro')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Modifică Nume' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Modifică Telefon' })).toBeNull();
+    const product = screen.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement;
+    await waitFor(() => expect(product.checked).toBe(true));
+    await waitFor(() => expect(next().disabled).toBe(false));
+    await user.click(next());
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({ url: '/api/registration/send', body: { address_type: 1, current_step_identifier: STEP } });
+  });
+
+  it('edits the CNP inline: the server error shows under the field, then a valid one is saved', async () => {
+    const { user, state, caen } = setup({ codes: [CODES[0]] });
+    await shown();
+    await user.click(screen.getByRole('button', { name: 'Modifică CNP' }));
+    const input = screen.getByRole('textbox', { name: 'CNP' }) as HTMLInputElement;
+    expect(input.value).toBe('2850101400019');
+    await user.clear(input);
+    await user.type(input, '1900515125807');
+    state.refuse = { personal_code: ['CNP-ul nu este valid: cifra de control nu corespunde.'] };
+    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    const error = await screen.findByText('CNP-ul nu este valid: cifra de control nu corespunde.');
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(input.getAttribute('aria-describedby')).toBe(error.id);
+    expect(caen.updateFormData).toHaveBeenLastCalledWith({ personal_code: '1900515125807' });
+
+    await user.clear(input);
+    await user.type(input, '1900515125806');
+    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    const row = await screen.findByTestId('overview-personal_code');
+    await waitFor(() => expect(within(row).getByRole('status').textContent).toBe('Informațiile au fost modificate.'));
+    expect(within(row).getByText('1900515125806')).toBeTruthy();
+    expect(state.profile.personal_code).toBe('1900515125806');
+  });
+
+  it('searches CAEN codes only from 3 characters (after the debounce) and saves the chosen primary code', async () => {
+    const { user, caen, state } = setup();
+    await shown();
+    const input = screen.getByRole('combobox', { name: 'Cod principal' });
+    await user.click(input);
+    await user.type(input, '62');
+    await sleep(450);
+    expect(caen.search).not.toHaveBeenCalled();
+    expect(screen.queryByRole('option')).toBeNull();
+    await user.type(input, '0');
+    const option = await screen.findByRole('option', { name: /^6201 – Activități de realizare/ }, { timeout: 3000 });
+    expect(caen.search).toHaveBeenCalledTimes(1);
+    expect(caen.search).toHaveBeenCalledWith('620', 0, 25);
+    expect(screen.getAllByRole('option')).toHaveLength(3);
+    await user.click(option);
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [6201] }));
+    expect(state.codes.map((c) => c.code)).toEqual(['6201']);
+    expect(await screen.findByText('Informațiile au fost modificate.')).toBeTruthy();
+  });
+
+  it('asks for a primary code before a secondary one; the primary row cannot be deleted, secondary rows can', async () => {
+    const { user, caen } = setup();
+    await shown();
+    await user.click(screen.getByRole('button', { name: 'Adaugă cod secundar' }));
+    expect(screen.getByRole('alert').textContent).toBe('Nu poți adăuga coduri secundare fără a selecta mai întâi un cod principal');
+    expect(screen.queryByRole('combobox', { name: 'Cod secundar 1' })).toBeNull();
+    expect(caen.updateFormData).not.toHaveBeenCalled();
+    cleanup();
+
+    const second = setup({ codes: [CODES[3], CODES[4]] });
+    await shown();
+    const primary = screen.getByTestId('caen-row-0');
+    expect(within(primary).queryByRole('button', { name: /^Șterge codul/ })).toBeNull();
+    const secondary = screen.getByTestId('caen-row-1');
+    await second.user.click(within(secondary).getByRole('button', { name: 'Șterge codul 7311' }));
+    await waitFor(() => expect(second.caen.updateFormData).toHaveBeenCalledWith({ codes: [7410] }));
+    expect(screen.queryByTestId('caen-row-1')).toBeNull();
+
+    await second.user.click(screen.getByRole('button', { name: 'Adaugă cod secundar' }));
+    const input = screen.getByRole('combobox', { name: 'Cod secundar 1' });
+    await second.user.click(input);
+    await second.user.type(input, 'publicitate');
+    await second.user.click(await screen.findByRole('option', { name: /^7311 –/ }, { timeout: 3000 }));
+    await waitFor(() => expect(second.caen.updateFormData).toHaveBeenLastCalledWith({ codes: [7410, 7311] }));
+  });
+
+  it('a refused code change shows the server message and keeps the saved codes', async () => {
+    const { user, state } = setup({ codes: [CODES[3], CODES[4]] });
+    await shown();
+    state.refuse = { codes: ['Poți alege cel mult 5 coduri CAEN.'] };
+    await user.click(within(screen.getByTestId('caen-row-1')).getByRole('button', { name: 'Șterge codul 7311' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Poți alege cel mult 5 coduri CAEN.');
+    expect(screen.getByTestId('caen-row-1')).toBeTruthy();
+  });
+
+  it('credit partner: 8291 and 6619 are preset first and locked', async () => {
+    const { caen, state } = setup({ codes: [CODES[3]], partner: { slug: 'icredit', is_unaffiliated: false, name: 'iCredit' } });
+    await shown();
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619, 7410] }));
+    expect(state.codes.map((c) => c.code)).toEqual(['8291', '6619', '7410']);
+    const primary = await screen.findByTestId('caen-row-0');
+    expect(within(primary).getByText(/^8291 –/)).toBeTruthy();
+    expect(within(primary).queryByRole('combobox')).toBeNull();
+    expect(within(screen.getByTestId('caen-row-1')).queryByRole('button', { name: /^Șterge codul/ })).toBeNull();
+    expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: 'Șterge codul 7410' })).toBeTruthy();
+    expect(screen.getAllByText('Stabilit de partener, nu se poate modifica')).toHaveLength(2);
+  });
+
+  it('office at home: the popup explains the rule; keeping it returns to the product office', async () => {
+    const { user, caen } = setup({ codes: [CODES[0]] });
+    await shown();
+    await user.click(screen.getByRole('radio', { name: 'Vreau sediul social acasă' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Sediul social rămâne la Ghișeu')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Păstrez sediul la Ghișeu' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect((screen.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement).checked).toBe(true);
+    expect(caen.markAsLost).not.toHaveBeenCalled();
+  });
+
+  it('office at home: leaving marks the request lost (sediu-la-client) and goes to the questionnaire info page', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const { user, caen } = setup({ codes: [CODES[0]] });
+    await shown();
+    await user.click(screen.getByRole('radio', { name: 'Vreau sediul social acasă' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/inregistrare/chestionar/info'));
+    expect(caen.markAsLost).toHaveBeenCalledWith('sediu-la-client');
+  });
+});
