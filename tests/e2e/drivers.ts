@@ -1,12 +1,17 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope } from '../../src/core/api-types';
+import type { FlowStep } from '../../src/core/flow';
 import { identityPhotos } from './images';
 
 /**
  * How the flow walker fills each widget or field of widgets/registry.ts from a step's `examples`
  * entry, the way a person would: by the visible Romanian labels.
  */
-export type Driver = (page: Page, value: Record<string, unknown>, ctx: { request: APIRequestContext; registrationType: 1 | 2 }) => Promise<void>;
+export type Driver = (
+  page: Page,
+  value: Record<string, unknown>,
+  ctx: { request: APIRequestContext; registrationType: 1 | 2; step?: FlowStep },
+) => Promise<void>;
 
 async function payload<T>(request: APIRequestContext, url: string): Promise<T> {
   const res = await request.get(url);
@@ -25,7 +30,12 @@ async function pick(page: Page, role: 'checkbox' | 'radio', name: string): Promi
 export async function choosePlace(page: Page, label: string, text: string, option: string): Promise<void> {
   const input = page.getByRole('combobox', { name: new RegExp(`^${label}`) });
   await input.click();
+  // The picker searches 500 ms after the last keystroke and replaces its list with the answer:
+  // pick from that answer (a click while the list is being replaced can be lost).
+  const term = new URLSearchParams({ search_term: text }).toString();
+  const searched = page.waitForResponse((r) => r.url().includes('/api/nomenclature/') && r.url().includes(term));
   await input.fill(text);
+  await searched;
   await page.getByRole('option', { name: option, exact: true }).click();
   await expect(input).toHaveValue(option);
 }
@@ -81,6 +91,37 @@ export async function drawSignature(page: Page): Promise<void> {
 export const drivers: Record<string, Driver> = {
   async signature(page) {
     await drawSignature(page);
+  },
+  /** Overview: a primary CAEN code when the activity needs one (the credit partner's are preset), the office kept at the product. */
+  async overview(page, value, { step }) {
+    await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
+    const options = (step?.uiSchema?.['ui:options'] ?? {}) as { lockedCodes?: string[]; codesByOperator?: boolean };
+    if (options.lockedCodes?.length) {
+      // The partner's codes are preset and locked.
+      for (const code of options.lockedCodes) await expect(page.getByText(new RegExp(`^${code} – `))).toBeVisible();
+    } else if (!options.codesByOperator) {
+      const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+      await primary.click();
+      await primary.fill('6201');
+      await page.getByRole('option', { name: /^6201/ }).click();
+      await expect(page.getByText('Informațiile au fost modificate.').first()).toBeVisible();
+    }
+    expect(value.address_type).toBe(1);
+    await expect(page.getByRole('radio', { name: /^Păstrez sediul social/ })).toBeChecked();
+  },
+  /**
+   * Documents: "send later" for the diploma (and the licence, where the activity has one), then the
+   * first "Pasul următor", which shows the power-of-attorney screen; the walker's press submits.
+   */
+  async documents(page, value) {
+    if (value.send_diploma_later) await page.getByRole('button', { name: 'Trimit mai târziu', exact: true }).first().click();
+    const licence = page.getByRole('radio', { name: value.driver_license_status === 0 ? 'Nu am permis de conducere' : 'Trimit mai târziu' });
+    if (value.driver_license_status !== null && value.driver_license_status !== undefined && (await licence.count())) {
+      await page.locator('label', { has: licence }).click();
+      await expect(licence).toBeChecked();
+    }
+    await page.getByRole('button', { name: 'Pasul următor' }).click();
+    await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
   },
   async mailingAddress(page, value) {
     const name = value.mailing_address_type === 'id_card_address' ? /^Adresa din buletin/ : /^Altă adresă de corespondență/;

@@ -46,8 +46,14 @@ for (const file of files) {
   const flow = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as Flow;
 
   test.describe(`flow walker: ${file}`, () => {
-    for (const partner of partners) {
-      test(`walks the ${flow.steps.length} steps for partner ${partner.slug}`, async ({ page, request }) => {
+    // Every partner with the steps' first examples, and the activities whose variants change steps (new PFA).
+    const walks: { partner: (typeof partners)[number]; activity?: string }[] = partners.map((partner) => ({ partner }));
+    if (flow.registrationType === 2) {
+      const unaffiliated = partners.find((p) => p.is_unaffiliated)!;
+      for (const activity of ['taxi', 'curier']) walks.push({ partner: unaffiliated, activity });
+    }
+    for (const { partner, activity } of walks) {
+      test(`walks the ${flow.steps.length} steps for partner ${partner.slug}${activity ? ` with activity ${activity}` : ''}`, async ({ page, request }) => {
         test.setTimeout(90_000);
         const account = await registerViaApi(request, { type: flow.registrationType, partnerSlug: partner.slug });
         await signInBrowser(page, account);
@@ -80,9 +86,13 @@ for (const file of files) {
             continue;
           }
 
-          const example = step.examples?.[0];
+          let example = step.examples?.[0];
+          if (activity && componentOf(step) === 'activities') {
+            const list = ((await (await request.get('/api/nomenclature/activity/index?is_active=1')).json()) as Envelope<{ id: number; code: string }[]>).payload;
+            example = { activity_id: list.find((a) => a.code === activity)!.id, activity_details: null };
+          }
           expect(example, `${step.id} has an example`).toBeTruthy();
-          await drivers[componentOf(step)](page, example!, { request, registrationType: flow.registrationType });
+          await drivers[componentOf(step)](page, example!, { request, registrationType: flow.registrationType, step });
           await page.getByRole('button', { name: t(step.copy?.submit ?? 'steps:common.next') }).click();
           if (!next) break;
           await expect(page).toHaveURL(new RegExp(`${next.path}$`));
