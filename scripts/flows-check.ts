@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveFlow, type Flow, type FlowContext, type FlowStep } from '../src/core/flow';
+import { resolveFlow, type Condition, type Flow, type FlowContext, type FlowStep } from '../src/core/flow';
 import { readSchemas, stepAjv } from '../server/flows/registry';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,6 +66,25 @@ function uiComponents(value: unknown, pointer: string, out: [string, 'ui:widget'
   return out;
 }
 
+/** Form data in which every `field` condition of `conditions` holds (for checking field variants). */
+function formDataMeeting(conditions: (Condition | undefined)[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const visit = (c: Condition | undefined): void => {
+    if (!c) return;
+    if ('all' in c) return c.all.forEach(visit);
+    if ('any' in c) return c.any.forEach(visit);
+    if ('not' in c || !('field' in c)) return;
+    const key = c.field.replace(/^\//, '').split('/')[0];
+    if (!key) return;
+    if ('equals' in c) data[key] = c.equals;
+    else if (c.in?.length) data[key] = c.in[0];
+    else if ('contains' in c) data[key] = [c.contains];
+    else if (c.empty === false) data[key] = 'x';
+  };
+  conditions.forEach(visit);
+  return data;
+}
+
 export function checkFlows(input: CheckInput): Problem[] {
   const problems: Problem[] = [];
   const ajv = stepAjv();
@@ -113,10 +132,14 @@ export function checkFlows(input: CheckInput): Problem[] {
     }
 
     // Every request a flow can meet: each partner with each activity.
+    // Variants on form data (the overview after sending) are checked with those fields filled in.
+    const filled = formDataMeeting((flow.variants ?? []).map((v) => v.when));
     const contexts: FlowContext[] = [];
     for (const partner of input.partners) {
       for (const activity of [null, ...input.activities]) {
-        contexts.push({ partner: partner.slug, unaffiliated: partner.unaffiliated, activity, formData: activity ? { activity } : {} });
+        for (const extra of Object.keys(filled).length ? [{}, filled] : [{}]) {
+          contexts.push({ partner: partner.slug, unaffiliated: partner.unaffiliated, activity, formData: { ...(activity ? { activity } : {}), ...extra } });
+        }
       }
     }
     const reached = new Set<string>();

@@ -102,7 +102,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     if (busy || !valid) return;
     setBusy(true);
     setFailure(null);
-    const plan = planSubmit(step, requestContext(request, formData));
+    // Branch conditions see what the request already holds (a sent dossier) and this step's answers.
+    const plan = planSubmit(step, requestContext(request, { ...request.form_data, ...formData }));
     try {
       // A widget may hold the submit back once (the documents step's power-of-attorney screen).
       if (submitGuard.current && !(await submitGuard.current())) return;

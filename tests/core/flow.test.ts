@@ -66,6 +66,23 @@ describe('new-pfa.json', () => {
     expect(resolveFlow(newPfa, ctx({ partner: 'curier', unaffiliated: false })).steps[9].title).toBe('steps:pricing.titlePartner');
   });
 
+  it('after the dossier was sent, the overview button is "Status dosar" and leads to the status page', () => {
+    const before = resolveFlow(newPfa, ctx({ formData: { address_type: 1 } }));
+    expect(before.steps[7].copy?.submit).toBeUndefined();
+    expect(planSubmit(before.steps[7], ctx({ formData: { address_type: 1 } })).endpoint).toBe('/api/registration/send');
+
+    const sent = ctx({ activity: 'question-mark', formData: { address_type: 1, submitted_at: '2026-11-23T10:00:00Z' } });
+    const flow = resolveFlow(newPfa, sent);
+    expect(flow.variants).toEqual(['unaffiliated', 'activity-unknown', 'dossier-sent']);
+    const overview = flow.steps[7];
+    expect(overview.copy).toEqual({ notice: 'steps:overview.codesByOperator', submit: 'steps:overview.statusButton' });
+    expect(planSubmit(overview, sent)).toMatchObject({
+      endpoint: '/api/registration/steps/next',
+      body: { current_step_identifier: 'requesting-company-step-7' },
+      navigate: 'requesting-company-status',
+    });
+  });
+
   it('applies the icredit variant: branch office mailing step, locked CAEN 8291 and 6619, credit-partner documents', () => {
     const flow = resolveFlow(newPfa, ctx({ partner: 'icredit', unaffiliated: false }));
     expect(flow.variants).toEqual(['icredit']);

@@ -3,7 +3,8 @@
  * inline edit of the CNP with a bad and a good value, the CAEN search and the primary-code rule,
  * the registered-office popup both ways.
  */
-import { currentRequest, expect, newApplicantAt, test } from './fixtures';
+import type { Envelope } from '../../src/core/api-types';
+import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
 
 test('inline CNP edit, CAEN search and the primary rule', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
@@ -50,4 +51,30 @@ test('registered office at home: the popup keeps the office at the product, or l
   const state = await currentRequest(request, account);
   expect(state.status).toBe('lost');
   expect(state.lost_reason).toBe('sediu-la-client');
+});
+
+test('back on the overview after sending: nothing is editable and "Status dosar" opens the status page', async ({ page, request }) => {
+  const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it', address_type: 1 } });
+  // A complete dossier: home address and place of birth, CNP, a primary code (through the API).
+  const { data: counties } = ((await (await request.get('/api/nomenclature/county/index/0/42?search_term=Cluj')).json()) as Envelope<{ data: { id: number }[] }>).payload;
+  const { data: cities } = ((await (await request.get(`/api/nomenclature/city/index/0/25?county_id=${counties[0].id}&search_term=Cluj-Napoca`)).json()) as Envelope<{ data: { id: number }[] }>).payload;
+  const info = await request.post('/api/registration/update-user-info', {
+    headers: auth(account),
+    data: { first_name: 'Ana', last_name: 'Popescu', place_of_birth: 'Cluj-Napoca', county_id: counties[0].id, city_id: cities[0].id, street: 'Memorandumului', number: '28' },
+  });
+  expect(info.ok()).toBe(true);
+  const { data: codes } = ((await (await request.get('/api/nomenclature/code/index/0/25?search_term=6201')).json()) as Envelope<{ data: { id: number }[] }>).payload;
+  const edit = await request.post('/api/registration/update/form-data', { headers: auth(account), data: { personal_code: '2900101123459', codes: [codes[0].id] } });
+  expect(edit.ok(), await edit.text()).toBe(true);
+  const sent = await request.post('/api/registration/send', { headers: auth(account), data: { address_type: 1, current_step_identifier: 'requesting-company-step-7' } });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  expect((await currentRequest(request, account)).status).toBe('submitted');
+
+  await page.goto('/infiintare-pfa');
+  await expect(page).toHaveURL(/\/infiintare-pfa\/8$/);
+  await page.getByRole('button', { name: 'Înapoi' }).click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/7$/);
+  await expect(page.getByRole('button', { name: 'Modifică CNP' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Status dosar' }).click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/status$/);
 });
