@@ -31,6 +31,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decodeCentralEuropean, splitCsvLine } from './csv';
 
 export interface CaenEntry {
   id: number;
@@ -59,38 +60,8 @@ export function sectionOfCode(code: string): string | null {
   return SECTIONS.find(([, from, to]) => division >= from && division <= to)?.[0] ?? null;
 }
 
-export function decodeCaenBytes(bytes: Uint8Array): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const cp1250 = bytes.some((b) => b >= 0x80 && b <= 0x9f);
-    text = new TextDecoder(cp1250 ? 'windows-1250' : 'iso-8859-2').decode(bytes);
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-function splitLine(line: string, delimiter: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      fields.push(field);
-      field = '';
-    } else field += ch;
-  }
-  fields.push(field);
-  return fields.map((f) => f.trim());
-}
+/** The bytes of an INS CAEN file as text (UTF-8 or the Central European encodings). */
+export const decodeCaenBytes = decodeCentralEuropean;
 
 const key = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[_\s]+/g, ' ').trim();
 
@@ -109,7 +80,7 @@ export function parseCaenCsv(text: string, options: { source?: string; revision?
   const header = lines[0];
   const delimiter = [';', '\t', ','].find((d) => header.includes(d));
   if (!delimiter) throw new Error('No separator (";", "," or tab) in the header row.');
-  const columns = splitLine(header, delimiter).map(key);
+  const columns = splitCsvLine(header, delimiter).map(key);
   const codeAt = columns.findIndex((c) => CODE_HEADERS.includes(c));
   const nameAt = columns.findIndex((c) => NAME_HEADERS.includes(c));
   const sectionAt = columns.findIndex((c) => SECTION_HEADERS.includes(c));
@@ -118,7 +89,7 @@ export function parseCaenCsv(text: string, options: { source?: string; revision?
   const byCode = new Map<string, CaenEntry>();
   let section: string | null = null;
   for (const [i, line] of lines.slice(1).entries()) {
-    const fields = splitLine(line, delimiter);
+    const fields = splitCsvLine(line, delimiter);
     const rawCode = (fields[codeAt] ?? '').replace(/[.\s]/g, '').toUpperCase();
     const name = normaliseName(fields[nameAt] ?? '');
     if (/^[A-U]$/.test(rawCode)) {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -189,6 +190,7 @@ export const registrationRequests = pgTable(
     formData: jsonb('form_data').$type<Record<string, unknown>>().notNull().default({}),
     profile: jsonb('profile').$type<Record<string, unknown>>().notNull().default({}),
     paid: boolean('paid').notNull().default(false),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -360,8 +362,8 @@ export const requestDocuments = pgTable(
     fileId: integer('file_id')
       .notNull()
       .references(() => files.id, { onDelete: 'cascade' }),
-    /** 'diploma' or 'driver_license' */
-    kind: text('kind', { enum: ['diploma', 'driver_license'] }).notNull(),
+    /** 'diploma' or 'driver_license' (the applicant's), 'trade_register' (the registry's answer, attached by an operator) */
+    kind: text('kind', { enum: ['diploma', 'driver_license', 'trade_register'] }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('request_documents_file_unique').on(t.fileId), index('request_documents_request_idx').on(t.requestId, t.kind)],
@@ -388,3 +390,74 @@ export const caenCodes = pgTable(
   },
   (t) => [index('caen_codes_search_idx').on(t.searchName)],
 );
+
+/**
+ * A checkout of a request's subscription (spec 001 §2 item 8, §4 "Payment"): one row per "Vreau
+ * {product}" press. `id` is ours (random, in the built-in checkout's URL); `providerSessionId` is
+ * Stripe's Checkout Session id. Paid by the webhook or the built-in checkout, through one code path.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => registrationRequests.id, { onDelete: 'cascade' }),
+    /** 'builtin' or 'stripe' */
+    provider: text('provider').notNull(),
+    providerSessionId: text('provider_session_id'),
+    stripePriceId: text('stripe_price_id').notNull(),
+    amountBani: integer('amount_bani').notNull(),
+    currency: text('currency').notNull(),
+    /** open, paid, cancelled */
+    status: text('status').notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [index('payments_request_idx').on(t.requestId), uniqueIndex('payments_provider_session_unique').on(t.providerSessionId)],
+);
+
+/** Ids of payment-provider events already handled (Stripe `evt_…`): a duplicate delivery changes nothing. */
+export const paymentEvents = pgTable('payment_events', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The dossier's status timeline (spec 001 §2 item 11, §3 "Timeline item types"), written by
+ * operators (`npm run ops`): `type` is document_review, name_reservation, submitted, delayed,
+ * rejected or finalized; `data` holds the type's own fields (isDataComplete, pfa_name, estimated_date, …).
+ */
+export const timelineItems = pgTable(
+  'timeline_items',
+  {
+    id: serial('id').primaryKey(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => registrationRequests.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    /** The day the event happened (YYYY-MM-DD). */
+    date: date('date', { mode: 'string' }).notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('timeline_items_request_idx').on(t.requestId, t.date)],
+);
+
+/**
+ * The local company registry (`COMPANY_LOOKUP=local`, the default): sample sole proprietorships and
+ * one SRL that "Am PFA" finds by fiscal code when ANAF is not used (seed/companies.json, sample
+ * data). `fiscal_code` is the CUI's digits, without `RO`.
+ */
+export const companies = pgTable('companies', {
+  fiscalCode: text('fiscal_code').primaryKey(),
+  name: text('name').notNull(),
+  address: text('address').notNull(),
+  /** Trade register number (ONRC), `F12/345/2020`. */
+  registrationNumber: text('registration_number'),
+  /** Short legal form: PFA, II, IF, SRL, SA. */
+  legalForm: text('legal_form').notNull(),
+  county: text('county'),
+  city: text('city'),
+});

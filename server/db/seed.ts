@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { eq, notInArray, sql } from 'drizzle-orm';
 import { COUNTIES, countyByCode, searchKey } from '../../src/core/counties';
 import type { Db } from './index';
-import { activities, caenCodes, cities, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
+import { activities, caenCodes, cities, companies, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
+import { hasValidCheckDigit, normalizeFiscalCode } from '../../src/core/fiscal-code';
 
 const seedDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'seed');
 
@@ -189,6 +190,41 @@ async function seedCaenCodes(db: Db, text: string): Promise<void> {
   }
 }
 
+export interface CompaniesFile {
+  companies: Array<{
+    fiscal_code: string;
+    name: string;
+    address: string;
+    registration_number: string | null;
+    legal_form: string;
+    county: string | null;
+    city: string | null;
+  }>;
+}
+
+/** The local company registry (sample data) by fiscal code; companies no longer in the file are removed. */
+async function seedCompanies(db: Db, text: string): Promise<void> {
+  const file = JSON.parse(text) as CompaniesFile;
+  for (const c of file.companies) {
+    if (normalizeFiscalCode(c.fiscal_code) !== c.fiscal_code || !hasValidCheckDigit(c.fiscal_code)) {
+      throw new Error(`companies.json: ${c.fiscal_code} is not a CUI (digits only, valid check digit)`);
+    }
+    const values = {
+      fiscalCode: c.fiscal_code,
+      name: c.name,
+      address: c.address,
+      registrationNumber: c.registration_number,
+      legalForm: c.legal_form,
+      county: c.county,
+      city: c.city,
+    };
+    await db.insert(companies).values(values).onConflictDoUpdate({ target: companies.fiscalCode, set: values });
+  }
+  const codes = file.companies.map((c) => c.fiscal_code);
+  if (codes.length) await db.delete(companies).where(notInArray(companies.fiscalCode, codes));
+  else await db.delete(companies);
+}
+
 /** Loads partners and nomenclatures; cheap when nothing changed (one checksum per file). */
 export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'partners.json', (text) => seedPartners(db, text));
@@ -198,4 +234,5 @@ export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'lost-reasons.json', (text) => seedLostReasons(db, text));
   await once(db, 'icredit-offices.json', (text) => seedIcreditOffices(db, text));
   await once(db, 'caen.json', (text) => seedCaenCodes(db, text));
+  await once(db, 'companies.json', (text) => seedCompanies(db, text));
 }
