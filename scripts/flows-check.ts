@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFlow, type Condition, type Flow, type FlowContext, type FlowStep } from '../src/core/flow';
 import { readSchemas, stepAjv } from '../server/flows/registry';
+import { isKnownRouteName } from '../src/core/routes';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -127,18 +128,21 @@ export function checkFlows(input: CheckInput): Problem[] {
         if (!baseIndex.has(id)) report('error', `/variants/${v}/steps/${id}`, `variant ${variant.id} patches unknown step ${id}`);
       }
     });
+    if (flow.paidRoute && !isKnownRouteName(flow.paidRoute)) report('error', '/paidRoute', `paidRoute ${flow.paidRoute} is not a named route (src/core/routes.ts)`);
     for (const [key, pointer] of [[flow.title, '/title']]) {
       for (const lng of LANGUAGES) if (!hasLocaleKey(input.locales, lng, key)) report('error', pointer, `locale key ${key} is missing in locales/${lng}`);
     }
 
-    // Every request a flow can meet: each partner with each activity.
+    // Every request a flow can meet: each partner with each activity, paid or not.
     // Variants on form data (the overview after sending) are checked with those fields filled in.
     const filled = formDataMeeting((flow.variants ?? []).map((v) => v.when));
     const contexts: FlowContext[] = [];
     for (const partner of input.partners) {
       for (const activity of [null, ...input.activities]) {
         for (const extra of Object.keys(filled).length ? [{}, filled] : [{}]) {
-          contexts.push({ partner: partner.slug, unaffiliated: partner.unaffiliated, activity, formData: { ...(activity ? { activity } : {}), ...extra } });
+          for (const paid of [false, true]) {
+            contexts.push({ partner: partner.slug, unaffiliated: partner.unaffiliated, paid, activity, formData: { ...(activity ? { activity } : {}), ...extra } });
+          }
         }
       }
     }
@@ -172,7 +176,8 @@ export function checkFlows(input: CheckInput): Problem[] {
     const validate = validators.get(step.schema);
     if (!validate) report('error', `${pointer}/schema`, `schema ${step.schema} is not in schemas/${where}`);
     const keys: [string, string][] = [[`${pointer}/title`, step.title]];
-    for (const [role, key] of Object.entries(step.copy ?? {})) keys.push([`${pointer}/copy/${role}`, key]);
+    // A copy role ending in "Errors" names a group of texts by code (the payment redirect's error codes): it needs its `.unknown`.
+    for (const [role, key] of Object.entries(step.copy ?? {})) keys.push([`${pointer}/copy/${role}`, role.endsWith('Errors') ? `${key}.unknown` : key]);
     keys.push(...uiLocaleKeys(step.uiSchema ?? {}, `${pointer}/uiSchema`));
     for (const [p, key] of keys) {
       for (const lng of LANGUAGES) if (!hasLocaleKey(input.locales, lng, key)) report('error', p, `locale key ${key} is missing in locales/${lng}${where}`);
@@ -181,7 +186,7 @@ export function checkFlows(input: CheckInput): Problem[] {
       const known = kind === 'ui:widget' ? input.widgetNames : input.fieldNames;
       if (!known.has(name)) report(soft, p, `${kind} "${name}" is not in widgets/registry.ts${pending ? ' (step pending)' : ''}${where}`);
     }
-    const endpoints = [step.submit.endpoint, ...(step.submit.branches ?? []).map((b) => b.endpoint)];
+    const endpoints = [step.submit.endpoint, ...(step.submit.branches ?? []).map((b) => b.endpoint), ...(step.submit.then ? [step.submit.then.endpoint] : [])];
     for (const endpoint of endpoints) {
       if (!input.routeExists('POST', endpoint)) report(soft, `${pointer}/submit`, `POST ${endpoint} is not a route of the server${pending ? ' (step pending)' : ''}${where}`);
     }
@@ -220,7 +225,10 @@ export async function repositoryInput(fileArgs: string[] = []): Promise<CheckInp
   for (const method of ['GET', 'POST'] as const) {
     for (const f of files) {
       const flow = f.flow as Flow;
-      const urls = [...Object.values(flow.api ?? {}), ...(flow.steps ?? []).flatMap((s) => [s.submit?.endpoint, ...(s.submit?.branches ?? []).map((b) => b.endpoint)])];
+      const urls = [
+        ...Object.values(flow.api ?? {}),
+        ...(flow.steps ?? []).flatMap((s) => [s.submit?.endpoint, s.submit?.then?.endpoint, ...(s.submit?.branches ?? []).map((b) => b.endpoint)]),
+      ];
       for (const v of flow.variants ?? []) for (const p of Object.values(v.steps ?? {})) if (p?.submit?.endpoint) urls.push(p.submit.endpoint);
       for (const url of urls) if (url && app.hasRoute({ method, url })) routes.add(`${method} ${url}`);
     }

@@ -112,6 +112,32 @@ export interface PartnerPrice {
   interval: string;
 }
 
+/** The correspondence address (spec 001 §3 "Mailing address"): `mailing_address` of a request. */
+export interface MailingAddress {
+  contact_first_name: string;
+  contact_last_name: string;
+  contact_phone: string | null;
+  county_id: number;
+  city_id: number;
+  county: string;
+  city: string;
+  postal_code: string | null;
+  street: string;
+  number: string;
+  building: string | null;
+  entrance: string | null;
+  floor: string | null;
+  apartment: string | null;
+}
+
+/** An existing PFA as the fiscal-code lookup found it. */
+export interface CompanyInfo {
+  name: string;
+  address: string | null;
+  fiscal_code: string;
+  registration_number?: string | null;
+}
+
 /** The wizard request as GET/POST registration/open and every step call return it. */
 export interface RegistrationRequest {
   id: number;
@@ -130,6 +156,8 @@ export interface RegistrationRequest {
   steps: import('./flow').StepsInfo;
   /** Ids of the flow variants that apply to the request. */
   variants: string[];
+  /** The existing PFA found by its fiscal code (spec 001 §3 existing request "company"); null until then. */
+  company?: CompanyInfo | null;
   partner: {
     id: number;
     name: string;

@@ -31,3 +31,8 @@ export const PARTNER_DROPDOWN_THRESHOLD = 7;
 export const DASHBOARD_REDIRECT_COOKIE_SECONDS = 5 * 60;
 /** Single-use auto-login links (QR hand-over) live this long (spec 000 §4.4). */
 export const AUTO_LOGIN_LINK_TTL_SECONDS = 10 * 60;
+/** Payment confirmation pages poll the request this often (spec 001 §9). */
+export const PAYMENT_POLL_MS = 5000;
+/** The purchase event's value and currency (spec 001 §9: "Purchase tracking value 119, currency RON"). */
+export const PURCHASE_VALUE = 119;
+export const PURCHASE_CURRENCY = 'RON';

@@ -25,6 +25,8 @@ export const STATIC_ROUTES = {
   'requesting-company': '/infiintare-pfa',
   'requesting-company-status': '/infiintare-pfa/status',
   'new-confirm-payment': '/infiintare-pfa/plata',
+  /** The hand-over to the dashboard application (`{DASHBOARD_URL}/sso/{token}`), e.g. after the existing PFA's signature. */
+  dashboard: '/dashboard',
 } as const;
 
 export type StaticRouteName = keyof typeof STATIC_ROUTES;

@@ -134,6 +134,18 @@ describe('existing-pfa.json', () => {
       expect(flow.steps).toHaveLength(7);
     }
   });
+
+  it('once paid the pricing step drops out: a request there stands at the identity step, whose previous is step 3', () => {
+    expect(evaluate({ paid: true }, ctx({ paid: true }))).toBe(true);
+    expect(evaluate({ paid: true }, ctx())).toBe(false);
+    const paid = resolveFlow(existingPfa, ctx({ paid: true }));
+    expect(paid.variants).toContain('paid');
+    expect(paid.steps.map((s) => s.id)).not.toContain('existing-company-step-4');
+    expect(stepsInfo(paid, 'existing-company-step-4')).toMatchObject({ current: { identifier: 'existing-company-step-5' }, previous: { identifier: 'existing-company-step-3' }, total: 6 });
+    // The new PFA keeps its steps: a paid request goes to the status page instead (paidRoute).
+    expect(resolveFlow(newPfa, ctx({ paid: true })).steps).toHaveLength(10);
+    expect(newPfa.paidRoute).toBe('requesting-company-status');
+  });
 });
 
 describe('navigation', () => {
@@ -180,11 +192,22 @@ describe('submit plans', () => {
       encoding: 'json',
       body: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] },
       navigate: null,
+      then: null,
     });
     expect(planSubmit(step, ctx({ formData: { reasons: ['casa-de-marcat', 'platitor-tva'] } }))).toMatchObject({
       endpoint: '/api/mark-as-lost',
       body: { reason_identifier: 'casa-de-marcat' },
       navigate: 'register-questionnaire-info',
+    });
+  });
+
+  it('pricing: keeps the price at the step (advance false), then asks for the payment page', () => {
+    const pricing = flow.steps[9];
+    expect(pricing.submit.advance).toBe(false);
+    expect(planSubmit(pricing, ctx({ formData: { selected_stripe_id: 'price_x' } }))).toMatchObject({
+      endpoint: '/api/registration/collect/partner-price',
+      body: { selected_stripe_id: 'price_x', current_step_identifier: 'requesting-company-step-9' },
+      then: { endpoint: '/api/stripe/redirect', body: { selected_stripe_id: 'price_x' }, redirect: '/redirect_url' },
     });
   });
 

@@ -53,4 +53,18 @@ describe('npm run flows:check', () => {
     );
     expect(messages((f) => (f.steps[5].id = 'requesting-company-step-4'))).toContain('#/steps/5/id step id requesting-company-step-4 is used twice');
   });
+
+  it('reports the payment parts: an unknown paidRoute, a follow-up call that is no route, error texts without `.unknown`', () => {
+    const problems = checkFlows(
+      withNewFlow((f) => {
+        f.paidRoute = 'requesting-company-statuss';
+        f.steps[9].submit.then.endpoint = '/api/stripe/redirectt';
+        f.steps[9].copy.redirectErrors = 'steps:pricing.errorz';
+      }),
+    ).filter((p) => p.level === 'error');
+    const at = (path: string) => problems.filter((p) => p.path === path).map((p) => p.message);
+    expect(at('#/paidRoute')).toEqual(['paidRoute requesting-company-statuss is not a named route (src/core/routes.ts)']);
+    expect(at('#/steps/9/submit')[0]).toContain('POST /api/stripe/redirectt is not a route of the server');
+    expect(at('#/steps/9/copy/redirectErrors')[0]).toContain('locale key steps:pricing.errorz.unknown is missing in locales/ro');
+  });
 });

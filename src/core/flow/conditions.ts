@@ -17,6 +17,7 @@ export function evaluate(condition: Condition, context: FlowContext): boolean {
   if ('partner' in condition) return oneOf(condition.partner, context.partner);
   if ('activity' in condition) return oneOf(condition.activity, context.activity);
   if ('unaffiliated' in condition) return Boolean(context.unaffiliated) === condition.unaffiliated;
+  if ('paid' in condition) return Boolean(context.paid) === condition.paid;
   const value = readPointer(context.formData, condition.field);
   if ('equals' in condition && value !== condition.equals) return false;
   if (condition.in && !condition.in.includes(value)) return false;

@@ -22,6 +22,8 @@ export interface SubmitPlan {
   encoding: 'json' | 'multipart';
   body: Record<string, unknown>;
   navigate: string | null;
+  /** The step's follow-up call (the payment redirect), with its body; null for branches and most steps. */
+  then: { endpoint: string; body: Record<string, unknown>; redirect: string } | null;
 }
 
 /** What submitting a step sends: the first branch whose condition holds, else the step's own submit. */
@@ -33,7 +35,11 @@ export function planSubmit(step: FlowStep, context: FlowContext): SubmitPlan {
     method: 'POST',
     encoding: branch ? 'json' : (step.submit.encoding ?? 'json'),
     body: buildPayload(target.payload, context.formData, step.id),
-    navigate: branch?.navigate ?? null,
+    navigate: branch ? (branch.navigate ?? null) : (step.submit.navigate ?? null),
+    then:
+      !branch && step.submit.then
+        ? { endpoint: step.submit.then.endpoint, body: buildPayload(step.submit.then.payload, context.formData, step.id), redirect: step.submit.then.redirect }
+        : null,
   };
 }
 

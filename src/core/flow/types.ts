@@ -13,6 +13,7 @@ export type Condition =
   | { partner: string | string[] }
   | { activity: string | string[] }
   | { unaffiliated: boolean }
+  | { paid: boolean }
   | FieldCondition;
 
 export interface FieldCondition {
@@ -49,6 +50,19 @@ export interface StepSubmit {
   /** Server side: where the validated body is kept in the request's form_data (form_data key -> body key). */
   store?: Record<string, string | null>;
   branches?: SubmitBranch[];
+  /** Named route opened after the submit succeeds (the existing PFA's signature: "dashboard"). */
+  navigate?: string;
+  /** false: the submit keeps the data but the request stays at the step (the pricing step is left by the payment). */
+  advance?: boolean;
+  /** A second call after the submit, whose answer sends the browser elsewhere (the payment provider's page). */
+  then?: SubmitThen;
+}
+
+export interface SubmitThen {
+  endpoint: string;
+  payload: PayloadMapping;
+  /** JSON pointer into the answer's payload to the address to open ("/redirect_url"). */
+  redirect: string;
 }
 
 export interface FlowStep {
@@ -88,6 +102,8 @@ export interface Flow {
   registrationType: RegistrationTypeValue;
   basePath: string;
   title: string;
+  /** Named route a paid request goes to instead of its steps (the new PFA's status page). */
+  paidRoute?: string;
   api: { open: string; next: string; previous: string };
   steps: FlowStep[];
   variants?: Variant[];
@@ -97,6 +113,8 @@ export interface Flow {
 export interface FlowContext {
   partner: string | null;
   unaffiliated?: boolean;
+  /** Whether the request's subscription is paid. */
+  paid?: boolean;
   activity: string | null;
   formData: Record<string, unknown>;
 }
