@@ -24,6 +24,8 @@ import registrationRoutes from './routes/registration';
 import lostRoutes from './routes/lost';
 import overviewRoutes from './routes/overview';
 import documentRoutes from './routes/documents';
+import statusRoutes from './routes/status';
+import opsRoutes from './routes/ops';
 import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
@@ -33,6 +35,11 @@ import mailingAddressRoutes from './routes/mailing-address';
 import { createFileStorage, type FileStorage } from './storage/file-storage';
 import { createIdentityProvider } from './identity/service';
 import type { IdentityProvider } from './identity/types';
+import paymentRoutes from './routes/payment';
+import { createPaymentProvider } from './payment/service';
+import type { PaymentProvider } from './payment/types';
+import { createCompanyLookup } from './company/service';
+import type { CompanyLookup } from './company/types';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +53,10 @@ declare module 'fastify' {
     storage: FileStorage;
     /** The identity verification provider: Veriff when configured, else the built-in simulator. */
     identity: IdentityProvider;
+    /** Card payments: Stripe Checkout when configured, else the built-in checkout page. */
+    payments: PaymentProvider;
+    /** Company lookup by fiscal code ("Am PFA" step 2): ANAF when `COMPANY_LOOKUP=anaf`, else the local registry. */
+    companies: CompanyLookup;
   }
 }
 
@@ -55,6 +66,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   storage?: FileStorage;
   identity?: IdentityProvider;
+  payments?: PaymentProvider;
+  companies?: CompanyLookup;
 }
 
 /** Content-Security-Policy of every page: no inline or eval'd script (validators are precompiled). */
@@ -95,6 +108,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('mailer', options.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new OutboxMailer(database.db)));
   app.decorate('storage', options.storage ?? createFileStorage(config));
   app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
+  app.decorate('payments', options.payments ?? createPaymentProvider(config));
+  app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db));
   app.decorate('limits', {
     loginEmail: new AttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
     loginAddress: new AttemptLimiter(config.loginMaxAttempts * 5, config.loginWindowMs),
@@ -151,6 +166,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(mailingAddressRoutes, { prefix: '/api' });
   await app.register(overviewRoutes, { prefix: '/api' });
   await app.register(documentRoutes, { prefix: '/api' });
+  await app.register(statusRoutes, { prefix: '/api' });
+  await app.register(opsRoutes, { prefix: '/api' });
+  await app.register(paymentRoutes, { prefix: '/api' });
   await app.register(devRoutes);
   await app.register(ssoRoutes);
 

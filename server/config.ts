@@ -34,6 +34,8 @@ export interface AppConfig {
   accessTokenTtlDays: number;
   /** HMAC key of the id_token handed to other applications by /auth; default: a key kept in DATA_DIR. */
   idTokenSecret: string | null;
+  /** Bearer token of the operator API (`/api/ops/…`, `npm run ops`); default: a token kept in DATA_DIR/ops-token. */
+  opsToken: string | null;
   /** Veriff integration (X-AUTH-CLIENT); when unset the built-in identity simulator is used. */
   veriffApiKey: string | null;
   /** Veriff shared secret key: X-HMAC-SIGNATURE of requests and of the decision webhook. */
@@ -43,6 +45,22 @@ export interface AppConfig {
   idvSimulatorDelayMs: number;
   /** Largest identity photo accepted by POST /api/veriff/upload-image, in bytes. */
   idvMaxUploadBytes: number;
+  /** Stripe secret key: set, payments go through Stripe Checkout; unset, the built-in checkout page. */
+  stripeSecretKey: string | null;
+  /** Signing secret of the Stripe webhook endpoint (whsec_…); required with the secret key. */
+  stripeWebhookSecret: string | null;
+  /** Another Stripe API address (a local stripe-mock, tests); default Stripe's own. */
+  stripeApiUrl: string | null;
+  /** Where "Am PFA" looks a fiscal code up: `local` (the seeded sample registry, default) or `anaf` (ANAF's web service). */
+  companyLookup: 'local' | 'anaf';
+  /** ANAF public web services base URL (`COMPANY_LOOKUP=anaf`); tests point it at a fake. */
+  anafApiUrl: string;
+}
+
+function companyLookup(value: string | undefined): 'local' | 'anaf' {
+  const choice = (value ?? '').trim().toLowerCase() || 'local';
+  if (choice !== 'local' && choice !== 'anaf') throw new Error(`COMPANY_LOOKUP must be "local" or "anaf", not "${value}".`);
+  return choice;
 }
 
 function list(value: string | undefined): string[] {
@@ -78,10 +96,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginWindowMs: Number(env.LOGIN_WINDOW_MS ?? 15 * 60 * 1000),
     accessTokenTtlDays: Number(env.ACCESS_TOKEN_TTL_DAYS ?? 30),
     idTokenSecret: env.ID_TOKEN_SECRET || null,
+    opsToken: env.OPS_TOKEN || null,
     veriffApiKey: env.VERIFF_API_KEY || null,
     veriffSharedSecret: env.VERIFF_SHARED_SECRET || null,
     veriffBaseUrl: (env.VERIFF_BASE_URL || 'https://stationapi.veriff.com').replace(/\/+$/, ''),
     idvSimulatorDelayMs: Number(env.IDV_SIMULATOR_DELAY_MS ?? 3000),
     idvMaxUploadBytes: Number(env.IDV_MAX_UPLOAD_BYTES ?? 10 * 1024 * 1024),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+    stripeApiUrl: env.STRIPE_API_URL || null,
+    companyLookup: companyLookup(env.COMPANY_LOOKUP),
+    anafApiUrl: (env.ANAF_API_URL || 'https://webservicesp.anaf.ro').replace(/\/+$/, ''),
   };
 }

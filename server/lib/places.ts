@@ -5,6 +5,19 @@ import { cities, counties } from '../db/schema';
 export type CountyRow = typeof counties.$inferSelect;
 export type CityRow = typeof cities.$inferSelect;
 
+/** The address part of a request body (`POST /api/mailing-address`, `…/update-user-info`), after its JSON Schema. */
+export interface AddressBodyFields {
+  county_id: number;
+  city_id: number;
+  street: string;
+  number: string;
+  building?: string | null;
+  entrance?: string | null;
+  floor?: string | null;
+  apartment?: string | null;
+  postal_code?: string | null;
+}
+
 /**
  * Looks up an address's county and city and adds the field errors of any address form (home
  * address, correspondence address) to `errors`: either does not exist, or the city is in another

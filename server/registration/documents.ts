@@ -196,7 +196,8 @@ export async function deleteRequestDocument(app: FastifyInstance, request: Reque
     .from(requestDocuments)
     .innerJoin(files, eq(files.id, requestDocuments.fileId))
     .where(and(eq(requestDocuments.requestId, request.id), eq(requestDocuments.fileId, fileId), eq(files.userId, request.userId)));
-  if (!row) return null;
+  // The trade register's documents (attached by an operator) are not the applicant's to delete.
+  if (!row || row.kind === 'trade_register') return null;
   await deleteFiles(app, [fileId]);
   if (row.kind !== 'driver_license') return { kind: row.kind, licenceBackToLater: false };
   const left = await app.db

@@ -2,8 +2,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db';
 import { cities, counties, icreditOffices, mailingAddresses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
-import { checkCountyAndCity } from '../lib/places';
+import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
 import type { StepRule } from './step-rules';
+import type { MailingAddress } from '../../src/core/api-types';
 
 /**
  * The correspondence address of the mailing-address step (spec 001 §2 item 6, §3 "Mailing
@@ -12,37 +13,13 @@ import type { StepRule } from './step-rules';
  */
 
 /** A saved correspondence address as the API returns it (`mailing_address` of a request). */
-export interface MailingAddressJson {
-  contact_first_name: string;
-  contact_last_name: string;
-  contact_phone: string | null;
-  county_id: number;
-  city_id: number;
-  county: string;
-  city: string;
-  postal_code: string | null;
-  street: string;
-  number: string;
-  building: string | null;
-  entrance: string | null;
-  floor: string | null;
-  apartment: string | null;
-}
+export type MailingAddressJson = MailingAddress;
 
 /** What `POST /api/mailing-address` takes (after the route's JSON Schema). */
-export interface MailingAddressBody {
+export interface MailingAddressBody extends AddressBodyFields {
   contact_first_name: string;
   contact_last_name: string;
   contact_phone?: string | null;
-  county_id: number;
-  city_id: number;
-  street: string;
-  number: string;
-  building?: string | null;
-  entrance?: string | null;
-  floor?: string | null;
-  apartment?: string | null;
-  postal_code?: string | null;
 }
 
 /** A branch office (`GET /api/nomenclature/icredit-office/index?county_id`). */

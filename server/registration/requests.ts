@@ -8,6 +8,8 @@ import { identityMedia } from '../identity/queries';
 import { savedSignature } from './signature';
 import { documentMedia } from './documents';
 import { mailingAddressOf } from './mailing';
+import { timelineOf, tradeRegisterDocumentsOf } from './timeline';
+import { companyOf } from '../company/types';
 import type { UserRow } from '../lib/tokens';
 
 export type RequestRow = typeof registrationRequests.$inferSelect;
@@ -19,6 +21,7 @@ export function flowContext(request: RequestRow, partner: PartnerRow): FlowConte
   return {
     partner: partner.slug,
     unaffiliated: partner.isUnaffiliated,
+    paid: request.paid,
     activity: typeof activity === 'string' ? activity : null,
     formData: request.formData,
   };
@@ -61,12 +64,22 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     lost_reason: request.lostReason,
     form_data: request.formData,
     profile: request.profile,
-    media: { ...media, signature_document: signature, ...(await documentMedia(db, request)) },
+    media: {
+      ...media,
+      signature_document: signature,
+      ...(await documentMedia(db, request)),
+      trade_register_documents: await tradeRegisterDocumentsOf(db, request),
+    },
     signature_file_id: signature?.id ?? null,
+    /** The card answer (spec 001 §3 existing request: 1, 0 or null), also at the top level. */
+    ghiseu_card_requested: (request.formData.ghiseu_card_requested as 0 | 1 | null | undefined) ?? null,
     paid: request.paid,
+    paid_at: request.paidAt?.toISOString() ?? null,
     created_at: request.createdAt.toISOString(),
     mailing_address: await mailingAddressOf(db, request.userId),
-    status_timeline: [],
+    /** The existing PFA found by its fiscal code (spec 001 §3 existing request "company"); null until then. */
+    company: companyOf(request.formData),
+    status_timeline: await timelineOf(db, request.id),
     steps,
     variants: flow.variants,
     partner: {

@@ -67,7 +67,7 @@ export const signatureRule: StepRule = async ({ app, body, request, files: uploa
   if (!file) {
     const saved = savedId && body.signature !== 'new' ? await findUserFile(app, request.userId, savedId) : null;
     if (!saved) throw new FieldValidationError({ file: [SIGNATURE_MESSAGES.missing] }, SIGNATURE_MESSAGES.missing);
-    return { signature_file_id: saved.id };
+    return { signature_file_id: saved.id, signed_at: new Date().toISOString() };
   }
   if (detectImageType(file.data)?.contentType !== 'image/png') {
     throw new FieldValidationError({ file: [SIGNATURE_MESSAGES.notPng] }, SIGNATURE_MESSAGES.notPng);
@@ -77,5 +77,6 @@ export const signatureRule: StepRule = async ({ app, body, request, files: uploa
   }
   const stored = await saveFile(app, request.userId, { data: file.data, originalName: SIGNATURE_FILE_NAME, contentType: 'image/png' });
   if (savedId && savedId !== stored.id) await deleteSignatureFile(app, request.userId, savedId);
-  return { signature_file_id: stored.id };
+  // When the dossier was signed: the existing PFA's onboarding ends here (the dashboard takes over).
+  return { signature_file_id: stored.id, signed_at: new Date().toISOString() };
 };

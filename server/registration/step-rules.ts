@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { activities, lostReasons, maritalStatuses } from '../db/schema';
+import { activities, lostReasons, maritalStatuses, partnerPrices, users } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import { identityStepProblem } from '../identity/queries';
 import type { RequestRow } from './requests';
@@ -9,6 +9,7 @@ import { SIGNATURE_ENDPOINTS, signatureRule } from './signature';
 import { icreditOffice, mailingAddressType } from './mailing';
 import { sendRule } from './overview';
 import { DOCUMENTS_ENDPOINT, documentsRule } from './documents';
+import { COLLECT_COMPANY_ENDPOINT, CONFIRM_COMPANY_ENDPOINT, collectCompany, confirmCompany } from './company';
 
 export interface StepRuleInput {
   app: FastifyInstance;
@@ -64,6 +65,17 @@ const identityFile: StepRule = async ({ app, request }) => {
   if (problem) throw new FieldValidationError({ verified: [problem] }, problem);
 };
 
+/** The chosen price must be one of the applicant's partner's prices, and the subscription not paid yet. */
+const partnerPrice: StepRule = async ({ app, body, request }) => {
+  const [price] = await app.db
+    .select({ id: partnerPrices.id })
+    .from(partnerPrices)
+    .innerJoin(users, eq(users.partnerId, partnerPrices.partnerId))
+    .where(and(eq(users.id, request.userId), eq(partnerPrices.stripePriceId, body.selected_stripe_id as string)));
+  if (!price) throw new FieldValidationError({ selected_stripe_id: ['Alege unul dintre abonamentele afișate.'] });
+  if (request.paid) throw new FieldValidationError({ selected_stripe_id: ['Abonamentul tău este deja plătit.'] });
+};
+
 export const STEP_RULES: Record<string, StepRule> = {
   '/api/registration/open': questionnaire,
   '/api/registration/existing/open': questionnaire,
@@ -76,4 +88,8 @@ export const STEP_RULES: Record<string, StepRule> = {
   '/api/registration/collect/icredit-office': icreditOffice,
   '/api/registration/send': sendRule,
   [DOCUMENTS_ENDPOINT]: documentsRule,
+  '/api/registration/collect/partner-price': partnerPrice,
+  '/api/registration/existing/collect/partner-price': partnerPrice,
+  [COLLECT_COMPANY_ENDPOINT]: collectCompany,
+  [CONFIRM_COMPANY_ENDPOINT]: confirmCompany,
 };

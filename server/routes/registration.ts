@@ -129,7 +129,8 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         Object.assign(formData, extra);
         // The next step is decided on the new data: choosing an activity can add or drop steps.
         const after = resolveFlow(flow, flowContext({ ...row, formData }, partner));
-        const next = stepsInfo(after, step.id).next?.identifier ?? step.id;
+        // A step that is left by something else (the pricing step: by the payment) keeps its data and stays.
+        const next = step.submit.advance === false ? step.id : (stepsInfo(after, step.id).next?.identifier ?? step.id);
         // A dossier that was sent (the overview's send sets submitted_at) stays submitted through the later steps.
         const status = formData.submitted_at ? 'submitted' : 'in_progress';
         const moved = await moveRequest(app.db, row, { step: next, formData, status, lostReason: null });

@@ -1,24 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { registrationRequests } from '../db/schema';
-import { checkCountyAndCity } from '../lib/places';
+import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest } from '../registration/requests';
 
-interface UserInfoBody {
+interface UserInfoBody extends AddressBodyFields {
   first_name: string;
   last_name: string;
   place_of_birth?: string | null;
-  county_id: number;
-  city_id: number;
-  street: string;
-  number: string;
-  building?: string | null;
-  entrance?: string | null;
-  floor?: string | null;
-  apartment?: string | null;
-  postal_code?: string | null;
 }
 
 const REQUIRED = 'Câmpul este obligatoriu.';

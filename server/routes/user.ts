@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AUTO_LOGIN_LINK_TTL_SECONDS, DASHBOARD_REDIRECT_COOKIE_SECONDS } from '../../src/core/registration';
 import { isKnownRouteName } from '../../src/core/routes';
 import { FieldValidationError } from '../lib/http-errors';
-import { issueToken } from '../lib/tokens';
+import { issueToken, type UserRow } from '../lib/tokens';
+import { onboardingState } from '../lib/users';
 
 export default (async (app) => {
   /**
@@ -10,7 +11,8 @@ export default (async (app) => {
    * `dashboard_redirect=0` spares the browser the question for 5 minutes.
    */
   app.get('/user/dashboard-redirect', { preHandler: app.authenticate }, async (request, reply) => {
-    const redirect = Boolean(request.user?.dashboardRedirect);
+    // Follows the requests' state: a finalized dossier hands the user over to the dashboard.
+    const redirect = (await onboardingState(app.db, request.user as UserRow)).dashboardRedirect;
     if (!redirect) {
       reply.setCookie('dashboard_redirect', '0', { path: '/', maxAge: DASHBOARD_REDIRECT_COOKIE_SECONDS, sameSite: 'lax' });
     }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { registrationRequests, requestDocuments, userMeta } from '../../server/db/schema';
+import { requestDocuments, userMeta } from '../../server/db/schema';
 import { detectDocumentType } from '../../server/lib/image-type';
 import { DOCUMENT_MESSAGES } from '../../server/registration/documents';
 import type { MemoryFileStorage } from '../../server/storage/file-storage';
-import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
+import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
 import { JPEG, PNG, TEXT, multipartPayload, type FilePart } from './identity-helpers';
 
 let app: FastifyInstance;
@@ -71,13 +71,7 @@ async function atDocuments(options: { partner?: string; activity?: string } = {}
   return user;
 }
 
-async function requestRow(user: RegisteredUser) {
-  const [row] = await app.db
-    .select()
-    .from(registrationRequests)
-    .where(and(eq(registrationRequests.userId, user.user.id), eq(registrationRequests.registrationType, 2)));
-  return row;
-}
+const requestRow = (user: RegisteredUser) => requestRowOf(app, user);
 
 describe('detectDocumentType', () => {
   it('knows images, PDF, DOC and DOCX by content; refuses text and other ZIPs', () => {

@@ -96,6 +96,17 @@ export async function mailsTo(app: FastifyInstance, email: string): Promise<Outb
   return res.json().payload as OutboxMail[];
 }
 
+/** The user's request row in the flow of their registration type, as the database holds it. */
+export async function requestRowOf(app: FastifyInstance, user: RegisteredUser) {
+  const { registrationRequests } = await import('../../server/db/schema');
+  const { eq, and } = await import('drizzle-orm');
+  const [row] = await app.db
+    .select()
+    .from(registrationRequests)
+    .where(and(eq(registrationRequests.userId, user.user.id), eq(registrationRequests.registrationType, user.user.registration_type)));
+  return row;
+}
+
 /**
  * Test fixture: puts the user's request at a step (and merges form data) by writing the database,
  * for steps whose predecessors belong to later issues. Never exposed over HTTP.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { caenCodes, registrationRequests } from '../../server/db/schema';
 import { cnpProblem } from '../../server/registration/overview';
-import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
+import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -24,13 +24,7 @@ async function idOf(code: string): Promise<number> {
   return row.id;
 }
 
-async function requestRow(user: RegisteredUser) {
-  const [row] = await app.db
-    .select()
-    .from(registrationRequests)
-    .where(and(eq(registrationRequests.userId, user.user.id), eq(registrationRequests.registrationType, 2)));
-  return row;
-}
+const requestRow = (user: RegisteredUser) => requestRowOf(app, user);
 
 async function atOverview(options: { partner?: string; formData?: Record<string, unknown>; profile?: Record<string, unknown> } = {}) {
   const user = await registerUser(app, { partner: options.partner });

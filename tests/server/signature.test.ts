@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
-import { registrationRequests } from '../../server/db/schema';
 import { FieldValidationError } from '../../server/lib/http-errors';
 import { SIGNATURE_MAX_BYTES, SIGNATURE_MESSAGES, signatureRule } from '../../server/registration/signature';
 import type { MemoryFileStorage } from '../../server/storage/file-storage';
-import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
+import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
 import { JPEG, PNG, TEXT, multipartPayload, type FilePart } from './identity-helpers';
 
 let app: FastifyInstance;
@@ -49,13 +47,7 @@ async function withSavedSignature(): Promise<{ user: RegisteredUser; fileId: num
   return { user, fileId };
 }
 
-async function requestRow(user: RegisteredUser) {
-  const [row] = await app.db
-    .select()
-    .from(registrationRequests)
-    .where(and(eq(registrationRequests.userId, user.user.id), eq(registrationRequests.registrationType, user.user.registration_type)));
-  return row;
-}
+const requestRow = (user: RegisteredUser) => requestRowOf(app, user);
 
 describe('the signature step of flows/new-pfa.json', () => {
   it('is ready (the step route exists)', () => {
@@ -216,7 +208,7 @@ describe('the signature rule (also the existing-company flow\'s)', () => {
     const first = (await signatureRule({ app, body: { signature: 'new' }, request: row, files: { file: upload } })) as { signature_file_id: number };
     expect(first.signature_file_id).toEqual(expect.any(Number));
     const kept = { ...row, formData: { ...row.formData, ...first } };
-    await expect(signatureRule({ app, body: { signature: 'saved' }, request: kept, files: {} })).resolves.toEqual(first);
+    await expect(signatureRule({ app, body: { signature: 'saved' }, request: kept, files: {} })).resolves.toMatchObject({ signature_file_id: first.signature_file_id });
     await expect(signatureRule({ app, body: { signature: 'saved' }, request: row, files: {} })).rejects.toBeInstanceOf(FieldValidationError);
     await expect(
       signatureRule({ app, body: { signature: 'new' }, request: kept, files: { file: { ...upload, data: JPEG } } }),
@@ -226,6 +218,28 @@ describe('the signature rule (also the existing-company flow\'s)', () => {
     const second = (await signatureRule({ app, body: { signature: 'new' }, request: kept, files: { file: upload } })) as { signature_file_id: number };
     expect(second.signature_file_id).not.toBe(first.signature_file_id);
     expect((await get(`/api/files/${first.signature_file_id}`, user.token)).statusCode).toBe(404);
+  });
+});
+
+describe('the existing PFA signs last: the dashboard takes over', () => {
+  it('after POST …/existing/collect/signature, login and GET /api/user/dashboard-redirect send the user to the dashboard', async () => {
+    const user = await registerUser(app, { type: 1 });
+    await placeAtStep(app, user, EXISTING_STEP);
+    expect((await get('/api/user/dashboard-redirect', user.token)).json().payload).toBe(false);
+    const { payload, contentType } = await multipartPayload({ current_step_identifier: EXISTING_STEP, signature: 'new' }, [signaturePng()]);
+    const res = await app.inject({ method: 'POST', url: '/api/registration/existing/collect/signature', payload, headers: { ...auth(user.token), 'content-type': contentType } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().payload.step).toBe(EXISTING_STEP);
+    expect(res.json().payload.form_data.signed_at).toEqual(expect.any(String));
+    expect((await get('/api/user/dashboard-redirect', user.token)).json().payload).toBe(true);
+    const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+    expect(login.json().payload.dashboard_redirect).toBe(true);
+  });
+
+  it('a new PFA\'s signature does not', async () => {
+    const user = await atSignature();
+    expect((await collect(user, { signature: 'new' }, [signaturePng()])).statusCode).toBe(200);
+    expect((await get('/api/user/dashboard-redirect', user.token)).json().payload).toBe(false);
   });
 });
 

@@ -1,0 +1,352 @@
+/**
+ * The operator command (README "Operator command"): `npm run ops -- <command> …`. Staff add
+ * status-timeline items and the trade register's documents to a dossier, and finalize it, through
+ * the running server's operator API (`/api/ops/…`, server/routes/ops.ts): the embedded database
+ * belongs to the server process, so this command never opens it.
+ *
+ *   npm run ops -- list [--search text] [--limit n]
+ *   npm run ops -- show <dossier>
+ *   npm run ops -- add <dossier> <type> [--date YYYY-MM-DD] [--field value …]
+ *   npm run ops -- attach <dossier> <file…>
+ *   npm run ops -- finalize <dossier> [--date YYYY-MM-DD]
+ *   npm run ops -- help
+ *
+ * A dossier is the request id or the applicant's e-mail. Server: OPS_URL (default
+ * http://localhost:${PORT || 3000}); token: OPS_TOKEN, else the file ${DATA_DIR || ./data}/ops-token
+ * that the server writes at start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { TIMELINE_FIELDS, TIMELINE_TYPES, isIsoDate, isTimelineType, todayInRomania, type TimelineFieldKind } from '../src/core/timeline';
+
+/** Wrong use of the command (exit code 2, with a pointer to `help`). */
+export class UsageError extends Error {}
+/** The command was understood but failed: the server said no, or could not be reached (exit code 1). */
+export class OpsError extends Error {}
+
+export type Command =
+  | { name: 'help' }
+  | { name: 'list'; search?: string; limit?: number }
+  | { name: 'show'; dossier: string }
+  | { name: 'add'; dossier: string; body: Record<string, unknown> }
+  | { name: 'attach'; dossier: string; files: string[] }
+  | { name: 'finalize'; dossier: string; date?: string };
+
+/** Every field of every type, with its kind (a name has one kind in every type that has it). */
+const FIELD_KINDS: Record<string, TimelineFieldKind> = Object.fromEntries(
+  Object.values(TIMELINE_FIELDS).flatMap((fields) => Object.entries(fields).map(([name, field]) => [name, field.kind])),
+);
+
+const TRUE = ['true', 'da', 'yes', 'y', '1'];
+const FALSE = ['false', 'nu', 'no', 'n', '0'];
+
+/** `true`/`da`/`yes`/`1` and `false`/`nu`/`no`/`0` become booleans; anything else is sent as typed (the server explains). */
+export function parseBoolean(value: string): boolean | string {
+  const v = value.trim().toLowerCase();
+  if (TRUE.includes(v)) return true;
+  if (FALSE.includes(v)) return false;
+  return value;
+}
+
+/**
+ * `YYYY-MM-DD` as it is; `DD.MM.YYYY` (how dates are written in Romania) and `today`/`azi` become
+ * `YYYY-MM-DD`; anything else is sent as typed (the server explains).
+ */
+export function parseDate(value: string, now = new Date()): string {
+  const v = value.trim();
+  if (/^(today|azi)$/i.test(v)) return todayInRomania(now);
+  const ro = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(v);
+  if (ro) {
+    const iso = `${ro[3]}-${ro[2].padStart(2, '0')}-${ro[1].padStart(2, '0')}`;
+    if (isIsoDate(iso)) return iso;
+  }
+  return v;
+}
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true as const, strict: true as const });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function positionals(command: string, list: string[], names: string[], rest = false): string[] {
+  if (list.length < names.length) throw new UsageError(`${command}: missing ${names.slice(list.length).map((n) => `<${n}>`).join(' ')}`);
+  if (!rest && list.length > names.length) throw new UsageError(`${command}: unexpected argument "${list[names.length]}"`);
+  return list;
+}
+
+/** The command line (after `npm run ops --`) as a command; throws UsageError. */
+export function parseCommand(argv: string[]): Command {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h' || args.includes('--help') || args.includes('-h')) return { name: 'help' };
+  switch (name) {
+    case 'list': {
+      const { values, positionals: extra } = parse(args, { search: { type: 'string' }, limit: { type: 'string' } });
+      positionals('list', extra, []);
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new UsageError('list: --limit must be a whole number from 1 to 1000');
+      return { name: 'list', search: values.search as string | undefined, limit };
+    }
+    case 'show': {
+      const [dossier] = positionals('show', parse(args, {}).positionals, ['dossier']);
+      return { name: 'show', dossier };
+    }
+    case 'add': {
+      const options = Object.fromEntries(['date', ...Object.keys(FIELD_KINDS)].map((field) => [field, { type: 'string' as const }]));
+      const { values, positionals: list } = parse(args, options);
+      const [dossier, type] = positionals('add', list, ['dossier', 'type']);
+      if (!isTimelineType(type)) throw new UsageError(`add: unknown type "${type}"; types: ${TIMELINE_TYPES.join(', ')}`);
+      const body: Record<string, unknown> = { type };
+      for (const [field, value] of Object.entries(values)) {
+        const kind = field === 'date' ? 'date' : FIELD_KINDS[field];
+        body[field] = kind === 'boolean' ? parseBoolean(value as string) : kind === 'date' ? parseDate(value as string) : value;
+      }
+      return { name: 'add', dossier, body };
+    }
+    case 'attach': {
+      const [dossier, ...files] = positionals('attach', parse(args, {}).positionals, ['dossier', 'file'], true);
+      return { name: 'attach', dossier, files };
+    }
+    case 'finalize': {
+      const { values, positionals: list } = parse(args, { date: { type: 'string' } });
+      const [dossier] = positionals('finalize', list, ['dossier']);
+      return { name: 'finalize', dossier, date: values.date === undefined ? undefined : parseDate(values.date as string) };
+    }
+    default:
+      throw new UsageError(`unknown command "${name}"`);
+  }
+}
+
+export interface Settings {
+  url: string;
+  token: string;
+}
+
+/** OPS_URL and the token (OPS_TOKEN, else DATA_DIR/ops-token); throws OpsError when there is no token. */
+export function settingsFrom(env: NodeJS.ProcessEnv = process.env): Settings {
+  const url = (env.OPS_URL || `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, '');
+  if (env.OPS_TOKEN) return { url, token: env.OPS_TOKEN };
+  const file = path.resolve(env.DATA_DIR || './data', 'ops-token');
+  let token = '';
+  try {
+    token = fs.readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new OpsError(`cannot read the ops token ${file}: ${(error as Error).message}`);
+  }
+  if (!token) throw new OpsError(`no ops token: set OPS_TOKEN, or start the server once (it writes ${file}) and run this from the same folder or with the same DATA_DIR`);
+  return { url, token };
+}
+
+export type Fetch = typeof fetch;
+
+interface Envelope {
+  message?: string;
+  payload?: unknown;
+}
+
+async function call(settings: Settings, fetchImpl: Fetch, method: string, route: string, body?: unknown): Promise<Envelope> {
+  const headers: Record<string, string> = { authorization: `Bearer ${settings.token}`, accept: 'application/json' };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  let response: Response;
+  try {
+    response = await fetchImpl(`${settings.url}/api${route}`, { method, headers, body: payload });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new OpsError(`cannot reach the server at ${settings.url} (${cause?.code ?? cause?.message ?? (error as Error).message}). Is it running (npm start)? Set OPS_URL to its address.`);
+  }
+  const text = await response.text();
+  let json: Envelope = {};
+  try {
+    json = text ? (JSON.parse(text) as Envelope) : {};
+  } catch {
+    json = { message: text.slice(0, 200) };
+  }
+  if (!response.ok) {
+    const lines = [`the server answered ${response.status}: ${json.message || response.statusText}`];
+    if (response.status === 422 && json.payload && typeof json.payload === 'object') {
+      for (const [field, messages] of Object.entries(json.payload as Record<string, unknown>)) {
+        lines.push(`  ${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`);
+      }
+    }
+    if (response.status === 401) lines.push('  (check OPS_TOKEN, or the ops-token file of the server’s DATA_DIR)');
+    throw new OpsError(lines.join('\n'));
+  }
+  return json;
+}
+
+const dossierRoute = (dossier: string) => `/ops/dossiers/${encodeURIComponent(dossier)}`;
+
+interface DossierSummary {
+  id: number;
+  email: string;
+  name: string | null;
+  registration_type: number;
+  step: string;
+  status: string;
+  paid: boolean;
+  created_at: string;
+  timeline_items: number;
+}
+
+interface Dossier extends DossierSummary {
+  timeline: ({ id: number; type: string; date: string } & Record<string, unknown>)[];
+  trade_register_documents: { id: number; name: string }[];
+}
+
+/** Rows as aligned columns. */
+export function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function describeItem(item: Dossier['timeline'][number]): string {
+  const { id, type, date, ...fields } = item;
+  const rest = Object.entries(fields).map(([k, v]) => `${k}=${v === null ? '-' : typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`);
+  return [`#${id}`, date, type, ...rest].join('  ');
+}
+
+function dossierLines(d: Dossier): string[] {
+  return [
+    `Dossier ${d.id}  ${d.email}${d.name ? `  (${d.name})` : ''}`,
+    `  type ${d.registration_type}, step ${d.step}, status ${d.status}, ${d.paid ? 'paid' : 'not paid'}, created ${d.created_at.slice(0, 10)}`,
+    `  timeline (${d.timeline.length}):`,
+    ...(d.timeline.length ? d.timeline.map((item) => `    ${describeItem(item)}`) : ['    (none)']),
+    `  trade register documents (${d.trade_register_documents.length}):`,
+    ...(d.trade_register_documents.length ? d.trade_register_documents.map((doc) => `    #${doc.id}  ${doc.name}`) : ['    (none)']),
+  ];
+}
+
+export const HELP = [
+  'Operator command: status timeline and trade register documents of a dossier, through the running server.',
+  '',
+  'Usage: npm run ops -- <command> [arguments]',
+  '',
+  '  list [--search text] [--limit n]          dossiers, newest first (search: part of the e-mail; limit: default 100)',
+  '  show <dossier>                            one dossier with its timeline and documents',
+  '  add <dossier> <type> [--date YYYY-MM-DD] [--field value …]',
+  '                                            add a timeline item (date: default today)',
+  '  attach <dossier> <file…>                  attach the trade register\'s documents (the applicant downloads them as documente.zip)',
+  '  finalize <dossier> [--date YYYY-MM-DD]    status "finalized" plus a finalized item (date: default today)',
+  '  help                                      this text',
+  '',
+  '<dossier> is the request id (see list) or the applicant\'s e-mail.',
+  '',
+  'Types and their fields (booleans: true/false, da/nu, yes/no, 1/0; dates: YYYY-MM-DD, DD.MM.YYYY or today/azi; * = required):',
+  ...TIMELINE_TYPES.map((type) => {
+    const fields = Object.entries(TIMELINE_FIELDS[type]).map(
+      ([name, f]) => `--${name}${f.required ? '*' : ''} <${f.kind}>${f.default !== undefined ? ` (default ${String(f.default)})` : ''}`,
+    );
+    return `  ${type.padEnd(18)}${fields.length ? fields.join(', ') : '(date only)'}`;
+  }),
+  '',
+  'Examples:',
+  '  npm run ops -- add ion.popescu@exemplu.ro name_reservation --pfa_name "POPESCU ION PFA" --hasNameReservation true',
+  '  npm run ops -- add 12 document_review --isDataComplete false --hasDiploma false',
+  '  npm run ops -- add 12 submitted --finalDossierSubmitted true --estimated_date 2026-12-04',
+  '  npm run ops -- add 12 delayed --estimated_date 2026-12-11 --file_resubmission_date 2026-12-02',
+  '  npm run ops -- attach 12 certificat-inregistrare.pdf rezolutie.pdf',
+  '  npm run ops -- finalize 12 --date 2026-12-05',
+  '',
+  'Server: OPS_URL (default http://localhost:$PORT, PORT default 3000).',
+  'Token: OPS_TOKEN, else the file $DATA_DIR/ops-token (DATA_DIR default ./data) that the server writes at start.',
+].join('\n');
+
+/** Runs a command against the server; resolves to the lines to print, throws OpsError. */
+export async function runCommand(command: Command, settings: Settings, fetchImpl: Fetch = fetch): Promise<string[]> {
+  switch (command.name) {
+    case 'help':
+      return [HELP];
+    case 'list': {
+      const query = new URLSearchParams();
+      if (command.search) query.set('search', command.search);
+      if (command.limit) query.set('limit', String(command.limit));
+      const qs = query.toString();
+      const rows = (await call(settings, fetchImpl, 'GET', `/ops/dossiers${qs ? `?${qs}` : ''}`)).payload as DossierSummary[];
+      if (!rows.length) return ['No dossiers.'];
+      return table(
+        ['ID', 'E-MAIL', 'NAME', 'TYPE', 'STEP', 'STATUS', 'PAID', 'CREATED', 'ITEMS'],
+        rows.map((r) => [
+          String(r.id),
+          r.email,
+          r.name ?? '-',
+          String(r.registration_type),
+          r.step,
+          r.status,
+          r.paid ? 'yes' : 'no',
+          r.created_at.slice(0, 16).replace('T', ' '),
+          String(r.timeline_items),
+        ]),
+      );
+    }
+    case 'show': {
+      const dossier = (await call(settings, fetchImpl, 'GET', dossierRoute(command.dossier))).payload as Dossier;
+      return dossierLines(dossier);
+    }
+    case 'add': {
+      const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/timeline`, command.body);
+      const { item, dossier } = answer.payload as { item: Dossier['timeline'][number]; dossier: Dossier };
+      return [`Added ${item.type} #${item.id} (${item.date}) to dossier ${dossier.id} (${dossier.email}).`, ...dossierLines(dossier)];
+    }
+    case 'attach': {
+      const form = new FormData();
+      for (const [i, file] of command.files.entries()) {
+        let data: Buffer;
+        try {
+          data = await fs.promises.readFile(file);
+        } catch (error) {
+          throw new OpsError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+        form.append(`files[${i}]`, new Blob([new Uint8Array(data)]), path.basename(file));
+      }
+      const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/documents`, form);
+      const { dossier } = answer.payload as { dossier: Dossier };
+      return [`Attached ${command.files.length} file(s) to dossier ${dossier.id} (${dossier.email}).`, ...dossierLines(dossier)];
+    }
+    case 'finalize': {
+      const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/finalize`, command.date ? { date: command.date } : {});
+      const { item, dossier } = answer.payload as { item: Dossier['timeline'][number]; dossier: Dossier };
+      return [`Dossier ${dossier.id} (${dossier.email}) finalized on ${item.date}.`, ...dossierLines(dossier)];
+    }
+  }
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  fetch?: Fetch;
+}
+
+/** The whole command: parses, runs, prints; resolves to the exit code (0 done, 1 failed, 2 wrong use). */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = { out: console.log, err: console.error }): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`ops: ${error.message}\nRun "npm run ops -- help" for the commands.`);
+    return 2;
+  }
+  try {
+    const lines = command.name === 'help' ? [HELP] : await runCommand(command, settingsFrom(env), io.fetch ?? fetch);
+    io.out(lines.join('\n'));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof OpsError)) throw error;
+    io.err(`ops: ${error.message}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,234 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { desc, eq, ilike, sql } from 'drizzle-orm';
+import { registrationRequests, timelineItems, users } from '../db/schema';
+import { bearerToken } from '../plugins/auth';
+import { FieldValidationError, HttpError } from '../lib/http-errors';
+import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
+import { resolveOpsToken, sameToken } from '../lib/ops-token';
+import {
+  TRADE_REGISTER_MAX_BYTES,
+  TRADE_REGISTER_MAX_FILES,
+  addTimelineItem,
+  attachTradeRegisterDocuments,
+  timelineOf,
+  tradeRegisterDocumentsOf,
+} from '../registration/timeline';
+import type { RequestRow } from '../registration/requests';
+
+/**
+ * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade
+ * register's documents to a dossier while the server runs (the embedded database belongs to this
+ * process, so the command talks HTTP). Every route needs `Authorization: Bearer <ops token>`
+ * (`OPS_TOKEN`, else DATA_DIR/ops-token), compared in constant time; without a token (DATA_DIR
+ * `:memory:` and no OPS_TOKEN) every route answers 404. A dossier is named by the request id or
+ * by the applicant's e-mail.
+ *
+ * - `GET  /api/ops/dossiers?search&limit`            newest first: id, email, name, registration_type, step, status, paid, created_at, timeline_items
+ * - `GET  /api/ops/dossiers/:dossier`                 the dossier with its timeline and documents
+ * - `POST /api/ops/dossiers/:dossier/timeline`        `{ type, date?, ...fields }` (spec 001 §3); 201
+ * - `POST /api/ops/dossiers/:dossier/documents`       multipart `files[n]`: the trade register's documents; 201
+ * - `POST /api/ops/dossiers/:dossier/finalize`        `{ date? }`: status finalized + a `finalized` item; 201
+ */
+
+export const OPS_MESSAGES = {
+  disabled: 'API-ul operatorilor este dezactivat: setează OPS_TOKEN (sau un DATA_DIR pe disc).',
+  unauthorized: 'Tokenul de operator lipsește sau nu este corect.',
+  notFound: (dossier: string) => `Dosarul „${dossier}” nu a fost găsit.`,
+  badDossier: 'Numește dosarul prin id-ul cererii sau prin adresa de e-mail a solicitantului.',
+  added: 'Elementul a fost adăugat în istoricul dosarului.',
+  attached: 'Documentele au fost atașate dosarului.',
+  finalized: 'Dosarul a fost finalizat.',
+  tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
+  tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
+} as const;
+
+const dossierParams = {
+  type: 'object',
+  required: ['dossier'],
+  properties: { dossier: { type: 'string', minLength: 1, maxLength: 254 } },
+} as const;
+
+type DossierParams = { Params: { dossier: string } };
+
+/** A POST without a body is an empty object. */
+async function emptyBody(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}
+
+/** The request named by id (digits) or by the applicant's e-mail (their new-PFA request first). */
+async function findDossier(app: FastifyInstance, dossier: string): Promise<RequestRow> {
+  const name = dossier.trim();
+  let rows: RequestRow[];
+  if (/^\d{1,9}$/.test(name)) {
+    rows = await app.db.select().from(registrationRequests).where(eq(registrationRequests.id, Number(name)));
+  } else if (name.includes('@')) {
+    rows = (
+      await app.db
+        .select({ request: registrationRequests })
+        .from(registrationRequests)
+        .innerJoin(users, eq(users.id, registrationRequests.userId))
+        .where(eq(users.email, name.toLowerCase()))
+        .orderBy(desc(registrationRequests.registrationType))
+    ).map((r) => r.request);
+  } else {
+    throw new FieldValidationError({ dossier: [OPS_MESSAGES.badDossier] }, OPS_MESSAGES.badDossier);
+  }
+  if (!rows[0]) throw new HttpError(404, OPS_MESSAGES.notFound(name));
+  return rows[0];
+}
+
+const timelineCount = sql<number>`(select count(*) from ${timelineItems} where ${timelineItems.requestId} = ${registrationRequests.id})`.mapWith(Number);
+
+const summaryColumns = {
+  id: registrationRequests.id,
+  email: users.email,
+  profile: registrationRequests.profile,
+  registrationType: registrationRequests.registrationType,
+  step: registrationRequests.step,
+  status: registrationRequests.status,
+  paid: registrationRequests.paid,
+  createdAt: registrationRequests.createdAt,
+  timelineItems: timelineCount,
+};
+
+type SummaryRow = { id: number; email: string; profile: Record<string, unknown>; registrationType: number; step: string; status: string; paid: boolean; createdAt: Date; timelineItems: number };
+
+function applicantName(profile: Record<string, unknown>): string | null {
+  const name = [profile.last_name, profile.first_name].filter((p) => typeof p === 'string' && p.trim()).join(' ');
+  return name || null;
+}
+
+function summary(row: SummaryRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: applicantName(row.profile),
+    registration_type: row.registrationType,
+    step: row.step,
+    status: row.status,
+    paid: row.paid,
+    created_at: row.createdAt.toISOString(),
+    timeline_items: row.timelineItems,
+  };
+}
+
+/** A dossier as the ops API answers it: its summary, timeline and trade register documents. */
+async function dossierView(app: FastifyInstance, requestId: number) {
+  const [row] = await app.db
+    .select({ ...summaryColumns, userId: registrationRequests.userId })
+    .from(registrationRequests)
+    .innerJoin(users, eq(users.id, registrationRequests.userId))
+    .where(eq(registrationRequests.id, requestId));
+  return {
+    ...summary(row),
+    timeline: await timelineOf(app.db, requestId),
+    trade_register_documents: await tradeRegisterDocumentsOf(app.db, { id: requestId, userId: row.userId }),
+  };
+}
+
+export default (async (app) => {
+  const token = resolveOpsToken(app.config);
+
+  app.addHook('onRequest', async (request) => {
+    if (!token) throw new HttpError(404, OPS_MESSAGES.disabled);
+    const given = bearerToken(request);
+    if (!given || !sameToken(given, token)) throw new HttpError(401, OPS_MESSAGES.unauthorized);
+  });
+
+  app.get<{ Querystring: { search?: string; limit: number } }>(
+    '/ops/dossiers',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            search: { type: 'string', maxLength: 254 },
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { search, limit } = request.query;
+      const term = search?.trim().toLowerCase();
+      const rows = await app.db
+        .select(summaryColumns)
+        .from(registrationRequests)
+        .innerJoin(users, eq(users.id, registrationRequests.userId))
+        .where(term ? ilike(users.email, `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined)
+        .orderBy(desc(registrationRequests.id))
+        .limit(limit);
+      return { message: '', payload: rows.map(summary) };
+    },
+  );
+
+  app.get<DossierParams>('/ops/dossiers/:dossier', { schema: { params: dossierParams } }, async (request) => {
+    const row = await findDossier(app, request.params.dossier);
+    return { message: '', payload: await dossierView(app, row.id) };
+  });
+
+  app.post<DossierParams & { Body: Record<string, unknown> }>(
+    '/ops/dossiers/:dossier/timeline',
+    {
+      schema: {
+        params: dossierParams,
+        // The item's own JSON Schema (server/registration/timeline.ts, by type) checks the rest.
+        body: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string', maxLength: 50 }, date: { type: ['string', 'null'], maxLength: 10 } },
+          additionalProperties: true,
+        },
+      },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      const item = await addTimelineItem(app, row, request.body);
+      return reply.code(201).send({ message: OPS_MESSAGES.added, payload: { item, dossier: await dossierView(app, row.id) } });
+    },
+  );
+
+  app.post<DossierParams & { Body: Record<string, unknown> }>(
+    '/ops/dossiers/:dossier/documents',
+    {
+      preValidation: [
+        multipartBody({
+          fileFields: ['files'],
+          maxFileBytes: TRADE_REGISTER_MAX_BYTES,
+          maxFiles: TRADE_REGISTER_MAX_FILES,
+          tooLarge: OPS_MESSAGES.tooLarge,
+          tooMany: OPS_MESSAGES.tooMany,
+        }),
+        emptyBody,
+      ],
+      schema: { params: dossierParams, body: { type: 'object' } },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      // files[n] in the sender's order (422 keys `files.N`, as for the applicant's uploads).
+      const uploads = Object.entries(request.body)
+        .filter((entry): entry is [string, UploadedFile] => isUploadedFile(entry[1]))
+        .map(([key, file]) => ({ key: key.replace(/\[(\d+)\]$/, '.$1'), index: Number(/\[(\d+)\]$/.exec(key)?.[1] ?? 0), file }))
+        .sort((a, b) => a.index - b.index);
+      const documents = await attachTradeRegisterDocuments(app, row, uploads);
+      return reply.code(201).send({ message: OPS_MESSAGES.attached, payload: { documents, dossier: await dossierView(app, row.id) } });
+    },
+  );
+
+  app.post<DossierParams & { Body: { date?: string | null } }>(
+    '/ops/dossiers/:dossier/finalize',
+    {
+      preValidation: emptyBody,
+      schema: {
+        params: dossierParams,
+        body: { type: 'object', properties: { date: { type: ['string', 'null'], maxLength: 10 } }, additionalProperties: false },
+      },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined });
+      return reply.code(201).send({ message: OPS_MESSAGES.finalized, payload: { item, dossier: await dossierView(app, row.id) } });
+    },
+  );
+}) satisfies FastifyPluginAsync;
+

@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeStripeCall {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  /** The form-encoded body, decoded (`line_items[0][price]` → value). */
+  params: Record<string, string>;
+}
+
+/**
+ * A local stand-in for Stripe's API on 127.0.0.1 (the SDK is pointed at it with STRIPE_API_URL):
+ * `POST /v1/checkout/sessions` answers a session with an id and a checkout URL, like Stripe.
+ */
+export class FakeStripe {
+  readonly calls: FakeStripeCall[] = [];
+  /** The next N calls answer 500 (an outage; the SDK retries). */
+  failNext = 0;
+  private server: http.Server | null = null;
+  private sessions = 0;
+
+  get url(): string {
+    const { port } = this.server!.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  async start(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      req.on('end', () => {
+        const params = Object.fromEntries(new URLSearchParams(raw));
+        this.calls.push({
+          method: req.method ?? '',
+          path: (req.url ?? '').split('?')[0],
+          authorization: req.headers.authorization,
+          idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+          params,
+        });
+        res.setHeader('content-type', 'application/json');
+        if (this.failNext > 0) {
+          this.failNext--;
+          res.statusCode = 500;
+          res.end(JSON.stringify({ error: { type: 'api_error', message: 'Something went wrong on Stripe’s end.' } }));
+          return;
+        }
+        if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
+          const id = `cs_test_${++this.sessions}`;
+          res.end(
+            JSON.stringify({
+              id,
+              object: 'checkout.session',
+              url: `https://checkout.stripe.com/c/pay/${id}`,
+              client_reference_id: params.client_reference_id,
+              metadata: { payment_id: params['metadata[payment_id]'], request_id: params['metadata[request_id]'] },
+              payment_status: 'unpaid',
+              status: 'open',
+            }),
+          );
+          return;
+        }
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method} ${req.url})` } }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
