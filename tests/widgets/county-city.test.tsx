@@ -63,6 +63,24 @@ describe('CountyPicker', () => {
     expect(countyInput()).toHaveProperty('value', 'București');
   });
 
+  it('keeps the last answer listed and choosable while a new search loads (a click then is not lost)', async () => {
+    const places = spyPlaces();
+    let answer: (() => void) | null = null;
+    const all = places.counties.getMockImplementation()!;
+    const user = userEvent.setup({ delay: null });
+    renderUi(<Pickers places={places} />);
+    await openAndFind(user, countyInput(), 'Cluj');
+    // The next search hangs until the test lets it answer.
+    places.counties.mockImplementation((search?: string) => new Promise((resolve) => (answer = () => resolve(all(search)))));
+    await user.type(countyInput(), 'clu');
+    await waitFor(() => expect(places.counties).toHaveBeenLastCalledWith('clu'));
+    expect(screen.getByText('Se încarcă…')).toBeTruthy();
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Alba', 'Cluj', 'București']);
+    await user.click(screen.getByRole('option', { name: 'Cluj' }));
+    expect(chosen()).toBe('12/null');
+    answer!();
+  });
+
   it('shows the chosen name before the list has loaded', () => {
     const places: PlacesService = { counties: () => new Promise(() => {}), cities: () => new Promise(() => {}) };
     renderUi(<Pickers places={places} initial={{ county: 12, countyName: 'Cluj', city: 1202, cityName: 'Turda' }} />);

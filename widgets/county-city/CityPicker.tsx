@@ -96,7 +96,8 @@ function CityList({ countyId, places, t, disabled, ...picker }: CityPickerProps)
     <PlaceCombobox
       {...picker}
       disabled={disabled || countyId === null}
-      items={loaded?.items ?? NONE}
+      // While a new search loads, the last answer (same county: the list is keyed by it) stays listed.
+      items={(loaded ?? page)?.items ?? NONE}
       loading={loading}
       loadingMore={loadingMore}
       failed={Boolean(loaded?.failed)}

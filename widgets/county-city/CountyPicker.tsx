@@ -40,7 +40,8 @@ export function CountyPicker({ places, t, ...picker }: CountyPickerProps) {
   return (
     <PlaceCombobox
       {...picker}
-      items={loading || !result ? NONE : result.items}
+      // While a new search loads, the last answer stays listed: a click at that moment still chooses.
+      items={result ? result.items : NONE}
       loading={loading}
       failed={!loading && Boolean(result?.failed)}
       onSearch={setSearch}

@@ -139,18 +139,26 @@ export function PlaceCombobox(props: PlaceComboboxProps) {
         <Portal>
           <Combobox.Positioner>
             <Combobox.Content maxH="64" overflowY="auto" onScroll={onScroll} aria-busy={loading || loadingMore || undefined}>
-              {loading ? (
+              {loading && collection.items.length === 0 ? (
                 <HStack px="3" py="2" gap="2">
                   <Spinner size="sm" />
                   <Text fontSize="sm">{texts.loading}</Text>
                 </HStack>
-              ) : failed ? (
+              ) : failed && !loading ? (
                 <Text px="3" py="2" fontSize="sm" color="fg.error">
                   {texts.failed}
                 </Text>
               ) : (
                 <>
-                  <Combobox.Empty>{texts.empty}</Combobox.Empty>
+                  {/* A new search keeps the last answer listed (and choosable) until its own arrives. */}
+                  {loading ? (
+                    <HStack px="3" py="2" gap="2">
+                      <Spinner size="xs" />
+                      <Text fontSize="sm">{texts.loading}</Text>
+                    </HStack>
+                  ) : (
+                    <Combobox.Empty>{texts.empty}</Combobox.Empty>
+                  )}
                   {collection.items.map((item) => (
                     <Combobox.Item item={item} key={item.id}>
                       <Combobox.ItemText>{item.name}</Combobox.ItemText>
