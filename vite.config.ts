@@ -37,6 +37,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/web/**/*.test.tsx', 'tests/engine/**/*.test.tsx', 'tests/widgets/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/web/setup.ts'],
+          // Above Testing Library's 6 s wait (tests/web/setup.ts): on a busy machine a lazy page's first load is slow.
+          testTimeout: 15000,
         },
       },
       {

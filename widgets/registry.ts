@@ -18,6 +18,7 @@ function lazyComponent(load: () => Promise<{ default: ComponentType<AnyProps> }>
 export const widgets: Record<string, ComponentType<AnyProps>> = {
   questionnaire: lazyComponent(() => import('./questionnaire/QuestionnaireWidget')),
   cardChoice: lazyComponent(() => import('./card-choice/CardChoiceWidget')),
+  pricePlans: lazyComponent(() => import('./price-plans/PricePlansWidget')),
 };
 
 export const fields: Record<string, ComponentType<AnyProps>> = {
@@ -29,4 +30,5 @@ export const fields: Record<string, ComponentType<AnyProps>> = {
   icreditOffice: lazyComponent(() => import('./icredit-office/IcreditOfficeField')),
   documents: lazyComponent(() => import('./documents/DocumentsField')),
   overview: lazyComponent(() => import('./overview/OverviewField')),
+  confirmCompany: lazyComponent(() => import('./confirm-company/ConfirmCompanyField')),
 };

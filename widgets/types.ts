@@ -25,7 +25,7 @@ export interface MaritalStatus {
 
 /** Counties and cities of the nomenclature (`GET /api/nomenclature/county|city/index/{offset}/{limit}`). */
 export type { City, County } from '../src/core/api-types';
-import type { City, County } from '../src/core/api-types';
+import type { City, CompanyInfo, County, RegistrationRequest } from '../src/core/api-types';
 
 /** County and city lookups for the address pickers (spec 000 §9: counties limit 42, cities paged 25). */
 export interface PlacesService {
@@ -124,22 +124,8 @@ export interface MediaFile {
 }
 
 /** The correspondence address (spec 001 §3 "Mailing address"). */
-export interface MailingAddress {
-  contact_first_name: string;
-  contact_last_name: string;
-  contact_phone: string | null;
-  county_id: number;
-  city_id: number;
-  county: string;
-  city: string;
-  postal_code: string | null;
-  street: string;
-  number: string;
-  building: string | null;
-  entrance: string | null;
-  floor: string | null;
-  apartment: string | null;
-}
+export type { MailingAddress } from '../src/core/api-types';
+import type { MailingAddress } from '../src/core/api-types';
 
 /** The values `POST /api/mailing-address` takes. */
 export type MailingAddressValues = Omit<MailingAddress, 'county' | 'city' | 'county_id' | 'city_id'> & { county_id: number | null; city_id: number | null };
@@ -245,7 +231,15 @@ export interface StepFormContext {
   uploadProgress: number | null;
   /** True while the step is being submitted. */
   submitting: boolean;
+  /** The applicant's partner with its prices (the pricing step). */
+  partner: PartnerOffer;
+  /** The existing PFA found by its fiscal code ("Te-am găsit"), null before. */
+  company: CompanyInfo | null;
 }
+
+/** The applicant's partner and its prices (`partner` of the request); `stripe_id` is what the pricing step submits. */
+export type PartnerOffer = Pick<RegistrationRequest['partner'], 'name' | 'is_unaffiliated' | 'description' | 'footnote' | 'prices'>;
+export type { CompanyInfo, PartnerPrice as PartnerPriceOffer } from '../src/core/api-types';
 
 /** Reads the engine's context from an rjsf registry. */
 export function stepContext(registry: { formContext?: unknown }): StepFormContext {

@@ -2,6 +2,8 @@ import { redirect } from 'react-router';
 import type { RegistrationTypeValue } from '../core/registration';
 import { STATIC_ROUTES } from '../core/routes';
 import { flowPath } from '../core/session';
+import { api } from '../api/client';
+import { parseCookies } from './cookies';
 import { session } from './session';
 
 /**
@@ -10,9 +12,10 @@ import { session } from './session';
  * redirect decision.
  */
 
-/** Home: a signed-in user goes to the flow of their registration type, a guest to /register. */
+/** Home: a signed-in user goes to the flow of their registration type (or the dashboard once handed over), a guest to /register. */
 export function homeLoader() {
   const user = session.user();
+  if (user?.dashboard_redirect) throw redirect(STATIC_ROUTES.dashboard);
   throw redirect(user ? flowPath(user.registration_type) : STATIC_ROUTES['register-type-selection']);
 }
 
@@ -29,12 +32,31 @@ export function authLoader() {
   return null;
 }
 
-/** A flow wrapper: signed in, and a user of the other registration type goes to their own flow. */
+/**
+ * The dashboard-redirect check (spec 000 §4.5): the server says whether the user belongs on the
+ * dashboard now (a finalized dossier, a signed existing PFA). When not, it sets the cookie
+ * `dashboard_redirect=0` for 5 minutes, which spares the question meanwhile. A failed check lets
+ * the user stay.
+ */
+async function belongsOnDashboard(): Promise<boolean> {
+  if (parseCookies(document.cookie).some((c) => c.key === 'dashboard_redirect' && c.value === '0')) return false;
+  try {
+    return (await api.get<boolean>('/user/dashboard-redirect')) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A flow wrapper: signed in, and a user of the other registration type goes to their own flow; a
+ * user the server hands over to the dashboard goes there (`/dashboard` leaves for its sign-on).
+ */
 export function flowLoader(type: RegistrationTypeValue) {
-  return () => {
+  return async () => {
     const user = session.user();
     if (!user) throw redirect(STATIC_ROUTES.login);
     if (user.registration_type !== type) throw redirect(flowPath(user.registration_type));
+    if (await belongsOnDashboard()) throw redirect(STATIC_ROUTES.dashboard);
     return null;
   };
 }

@@ -46,6 +46,10 @@ export const routes: RouteObject[] = [
             path: 'inregistrare/chestionar/info',
             lazy: () => import('../pages/QuestionnaireInfoPage').then((m) => ({ Component: m.QuestionnaireInfoPage })),
           },
+          // The hand-over to the accounting dashboard (single sign-on) once the existing PFA is signed.
+          { path: 'dashboard', lazy: () => import('../pages/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
+          // The built-in checkout (payments without Stripe): the pricing step's redirect_url.
+          { path: 'checkout/:paymentId', lazy: () => import('../pages/checkout/CheckoutPage').then((m) => ({ Component: m.CheckoutPage })) },
         ],
       },
       {
@@ -54,7 +58,7 @@ export const routes: RouteObject[] = [
         loader: flowLoader(RegistrationType.existingCompany),
         lazy: () => import('../pages/flow/FlowLayout').then((m) => ({ Component: m.ExistingFlowLayout })),
         children: [
-          { path: 'plata', lazy: () => import('../pages/flow/FlowInfoPages').then((m) => ({ Component: m.PaymentPage })) },
+          { path: 'plata', lazy: () => import('../pages/flow/PaymentPage').then((m) => ({ Component: m.ExistingPaymentPage })) },
           // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step.
           { index: true, lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
           { path: '*', lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
@@ -66,8 +70,8 @@ export const routes: RouteObject[] = [
         loader: flowLoader(RegistrationType.requestingCompany),
         lazy: () => import('../pages/flow/FlowLayout').then((m) => ({ Component: m.RequestingFlowLayout })),
         children: [
-          { path: 'plata', lazy: () => import('../pages/flow/FlowInfoPages').then((m) => ({ Component: m.PaymentPage })) },
-          { path: 'status', lazy: () => import('../pages/flow/FlowInfoPages').then((m) => ({ Component: m.StatusPage })) },
+          { path: 'plata', lazy: () => import('../pages/flow/PaymentPage').then((m) => ({ Component: m.NewPaymentPage })) },
+          { path: 'status', lazy: () => import('../pages/flow/StatusPage').then((m) => ({ Component: m.StatusPage })) },
           // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step.
           { index: true, lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
           { path: '*', lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },

@@ -1,8 +1,8 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import Form from '@rjsf/chakra-ui';
 import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
-import { planSubmit, storedStepData, type FlowContext, type FlowStep, type ResolvedFlow } from '../core/flow';
+import { planSubmit, readPointer, storedStepData, type FlowContext, type FlowStep, type ResolvedFlow } from '../core/flow';
 import { routePath } from '../core/routes';
 import type { RegistrationRequest } from '../core/api-types';
 import { fields, widgets } from '../../widgets/registry';
@@ -22,6 +22,8 @@ export interface StepRunnerProps {
   onRequest(request: RegistrationRequest, options?: { stale?: boolean }): void;
   /** Leave the wizard for a named route's path (a submit branch's `navigate`). */
   onLeave(path: string): void;
+  /** Leave the app for another site (a `submit.then` answer's address: the payment page). */
+  onRedirect(url: string): void;
 }
 
 export function requestContext(request: RegistrationRequest, formData: Record<string, unknown> = request.form_data): FlowContext {
@@ -29,6 +31,7 @@ export function requestContext(request: RegistrationRequest, formData: Record<st
   return {
     partner: request.partner.slug,
     unaffiliated: request.partner.is_unaffiliated,
+    paid: request.paid,
     activity: typeof activity === 'string' ? activity : null,
     formData,
   };
@@ -40,7 +43,7 @@ export function requestContext(request: RegistrationRequest, formData: Record<st
  * "Next" stays disabled until the form satisfies the step schema (precompiled validator); server
  * 422 errors show under their fields and clear when the field changes.
  */
-export function StepRunner({ flow, step, request, api, services, onRequest, onLeave }: StepRunnerProps) {
+export function StepRunner({ flow, step, request, api, services, onRequest, onLeave, onRedirect }: StepRunnerProps) {
   const { t } = services;
   const [validator, setValidator] = useState<ValidatorType | null>(null);
   const [formData, setFormData] = useState<Record<string, unknown>>(() => storedStepData(step, request.form_data));
@@ -83,8 +86,10 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       },
       uploadProgress,
       submitting: busy,
+      partner: request.partner,
+      company: request.company ?? null,
     }),
-    [services, step.id, request.profile, request.media, request.mailing_address, api, flow.api.open, onRequest, uploadProgress, busy],
+    [services, step.id, request.profile, request.media, request.mailing_address, request.partner, request.company, api, flow.api.open, onRequest, uploadProgress, busy],
   );
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
   const hasErrors = Object.keys(serverErrors).length > 0;
@@ -104,6 +109,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     setFailure(null);
     // Branch conditions see what the request already holds (a sent dossier) and this step's answers.
     const plan = planSubmit(step, requestContext(request, { ...request.form_data, ...formData }));
+    let leaving = false;
     try {
       // A widget may hold the submit back once (the documents step's power-of-attorney screen).
       if (submitGuard.current && !(await submitGuard.current())) return;
@@ -112,10 +118,28 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current), setUploadProgress)
           : await api.post<RegistrationRequest>(plan.endpoint, plan.body);
       if (plan.navigate) onLeave(routePath(plan.navigate) ?? '/');
-      else onRequest(answer);
+      else if (plan.then) {
+        // The follow-up call (the payment redirect): its answer names the page to open.
+        const next = await api.post<Record<string, unknown>>(plan.then.endpoint, plan.then.body);
+        const url = readPointer(next, plan.then.redirect);
+        if (next.success !== false && typeof url === 'string' && url) {
+          leaving = true;
+          onRedirect(url);
+        } else {
+          const errors = step.copy?.redirectErrors;
+          const code = typeof next.error_code === 'string' ? next.error_code : 'unknown';
+          setFailure(errors ? t(`${errors}.${code}`, { defaultValue: t(`${errors}.unknown`) }) : t('steps:common.saveError'));
+          onRequest(answer);
+        }
+      } else onRequest(answer);
     } catch (error) {
       if (isEngineError(error) && error.status === 409 && error.payload) onRequest(error.payload as RegistrationRequest, { stale: true });
-      else if (isEngineError(error) && error.status === 422 && error.fieldErrors) setServerErrors(error.fieldErrors);
+      else if (isEngineError(error) && error.status === 422 && error.fieldErrors) {
+        // Fields with `ui:options.clearOnServerError` (the fiscal code) are emptied; their message stays until typing.
+        const cleared = Object.keys(error.fieldErrors).filter((field) => clearsOnServerError(step, field));
+        if (cleared.length) setFormData((current) => ({ ...current, ...Object.fromEntries(cleared.map((field) => [field, undefined])) }));
+        setServerErrors(error.fieldErrors);
+      }
       else {
         // A step may name its own failure text (the signature's "Semnătura nu a putut fi salvata!"), shown as a toast too.
         const text = step.copy?.saveError ? t(step.copy.saveError) : isEngineError(error) && error.message ? error.message : t('steps:common.saveError');
@@ -123,7 +147,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         if (step.copy?.saveError) services.notify?.('error', text);
       }
     } finally {
-      setBusy(false);
+      // While the browser leaves for the payment page the button keeps its spinner.
+      if (!leaving) setBusy(false);
       setUploadProgress(null);
     }
   }
@@ -201,12 +226,29 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         )}
         {pending ? null : (
           <Button colorPalette="blue" onClick={() => void submit()} disabled={!valid || busy || hasErrors} loading={busy}>
-            {t(step.copy?.submit ?? 'steps:common.next')}
+            {step.copy?.submitShort ? (
+              // A shorter label under 1280 px (spec 001 §9: the pricing button's short form).
+              <>
+                <Box as="span" hideBelow="xl">
+                  {t(step.copy.submit ?? 'steps:common.next')}
+                </Box>
+                <Box as="span" hideFrom="xl">
+                  {t(step.copy.submitShort)}
+                </Box>
+              </>
+            ) : (
+              t(step.copy?.submit ?? 'steps:common.next')
+            )}
           </Button>
         )}
       </HStack>
     </Stack>
   );
+}
+
+function clearsOnServerError(step: FlowStep, field: string): boolean {
+  const ui = (step.uiSchema ?? {}) as Record<string, { 'ui:options'?: { clearOnServerError?: boolean } } | undefined>;
+  return Boolean(ui[field]?.['ui:options']?.clearOnServerError);
 }
 
 /** A multipart body: the payload's fields (objects and arrays as JSON) and the attached files. */

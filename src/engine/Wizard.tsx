@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
+import { routePath } from '../core/routes';
 import { guardDecision, progress, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '../core/flow';
 import type { RegistrationRequest } from '../core/api-types';
 import type { RegistrationTypeValue } from '../core/registration';
@@ -21,6 +22,8 @@ export interface WizardProps {
   onProgress?(progress: { position: number; total: number; percent: number }): void;
   /** Leaving the wizard for another page (a submit branch such as the questionnaire's mark-as-lost). */
   onLeave?(path: string): void;
+  /** Leaving the app for another site (the payment page); default `window.location.assign`. */
+  onRedirect?(url: string): void;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface WizardProps {
  * server's current step (the step guard: typing another step's URL lands on the current step),
  * reports the progress and runs the step.
  */
-export function Wizard({ registrationType, flow: flowFile, api, services, onStale, onProgress, onLeave }: WizardProps) {
+export function Wizard({ registrationType, flow: flowFile, api, services, onStale, onProgress, onLeave, onRedirect }: WizardProps) {
   const flow = flowFile ?? FLOWS[registrationType];
   const location = useLocation();
   const navigate = useNavigate();
@@ -73,6 +76,9 @@ export function Wizard({ registrationType, flow: flowFile, api, services, onStal
     );
   }
   if (!request || !resolved) return <Spinner aria-label={services.t('steps:common.loading')} />;
+  // A paid request of a flow with a `paidRoute` is past its steps (the new PFA: the status page).
+  const paidPath = request.paid && flow.paidRoute ? routePath(flow.paidRoute) : null;
+  if (paidPath) return <Navigate to={paidPath} replace />;
 
   const decision = guardDecision(resolved, routeStep?.id ?? null, request.step);
   if (decision.action === 'redirect') return <Navigate to={decision.path} replace />;
@@ -96,6 +102,7 @@ export function Wizard({ registrationType, flow: flowFile, api, services, onStal
           onLeave?.(path);
           navigate(path);
         }}
+        onRedirect={onRedirect ?? ((url) => window.location.assign(url))}
       />
     </Stack>
   );

@@ -13,7 +13,8 @@ export function t(key: string, vars: Record<string, unknown> = {}): string {
   const [, path] = key.split(':');
   let node: unknown = ro;
   for (const part of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-  if (typeof node !== 'string') return key;
+  // Like i18next: a missing key reads `defaultValue` when one is given.
+  if (typeof node !== 'string') return typeof vars.defaultValue === 'string' ? vars.defaultValue : key;
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String({ product: 'Ghișeu', ...vars }[name] ?? ''));
 }
 

@@ -108,21 +108,20 @@ describe('flow wrappers', () => {
     session.setUser(makeUser({ registration_type: 2 }));
     mockApi({ 'GET /api/registration/open': ok(wizardRequest('requesting-company-step-4', 4)) });
     const app = renderApp('/infiintare-pfa/plata');
-    expect(await findH1('Confirmarea plății')).toBeTruthy();
+    expect(await findH1('Confirmăm plata')).toBeTruthy();
     expect(app.pathname()).toBe('/infiintare-pfa/plata');
   });
 
   it.each([
-    ['/inregistrare/plata', 'Confirmarea plății', 'Registrare PFA', 1],
-    ['/infiintare-pfa/plata', 'Confirmarea plății', 'Înființare PFA', 2],
-    ['/infiintare-pfa/status', 'Status Dosar', 'Înființare PFA', 2],
-  ] as const)('%s has a neutral title and says the step is not available yet', async (path, title, flowTitle, type) => {
+    ['/inregistrare/plata', 'Confirmăm plata', 'Registrare PFA', 1],
+    ['/infiintare-pfa/plata', 'Confirmăm plata', 'Înființare PFA', 2],
+  ] as const)('%s waits for the payment inside its flow wrapper', async (path, title, flowTitle, type) => {
     session.setUser(makeUser({ registration_type: type }));
-    mockApi();
+    mockApi({ [type === 1 ? 'GET /api/registration/existing/open' : 'GET /api/registration/open']: ok(wizardRequest(type === 1 ? 'existing-company-step-4' : 'requesting-company-step-9', 3)) });
     renderApp(path);
     expect(await findH1(title)).toBeTruthy();
     expect(screen.getByText(flowTitle)).toBeTruthy();
-    expect(screen.getByText(/nu este încă disponibil/)).toBeTruthy();
+    expect(screen.getByText(/Așteptăm confirmarea plății/)).toBeTruthy();
   });
 
   it('logs out: posts /api/logout with the token, clears ALL storage, removes the support widget and goes home', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Spinner } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { browser } from '../../app/browser';
 import { loadStepsNamespace } from '../../app/i18n';
 import { session, useSession } from '../../app/session';
 import { toaster } from '../../app/toaster';
@@ -39,6 +40,7 @@ export function FlowStepsPage() {
       api={api}
       services={services}
       onProgress={({ percent, position, total }) => setProgress({ value: percent, label: t('steps:common.progress', { position, total }) })}
+      onRedirect={(url) => browser.assign(url)}
       onStale={() => toaster.create({ type: 'info', description: t('steps:common.staleStep') })}
       onLeave={(path) => {
         // The questionnaire's mark-as-lost: the user's flow is stopped until they come back.

@@ -1,0 +1,226 @@
+import { useState } from 'react';
+import { Box, Button, Heading, HStack, List, Spinner, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { api, isApiError } from '../../api/client';
+import type { RegistrationRequest } from '../../core/api-types';
+import { isTimelineType, missingDocuments, type TimelineItem } from '../../core/timeline';
+import { FlashAlert } from '../../app/components/FlashAlert';
+import { usePageTitle, useT, type T } from '../../app/useT';
+
+/** How often the page asks for the request again (spec 001 §9: polling every 5000 ms). */
+export const STATUS_POLL_MS = 5000;
+export const OPEN_PATH = '/registration/open';
+export const DOWNLOAD_PATH = '/registration/download/tradeRegisterDocuments';
+export const DOWNLOAD_NAME = 'documente.zip';
+
+interface TradeRegisterDocument {
+  id: number;
+  name: string;
+}
+
+function tradeRegisterDocuments(request: RegistrationRequest | undefined): TradeRegisterDocument[] {
+  const list = request?.media?.trade_register_documents;
+  return Array.isArray(list) ? (list as TradeRegisterDocument[]) : [];
+}
+
+/** "23 noiembrie 2026" (ro) / "23 November 2026" (en) from `YYYY-MM-DD`; anything else as it is. */
+export function formatDay(date: string | null | undefined, language: string): string {
+  if (!date) return '';
+  const day = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return date;
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'ro-RO', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(day);
+}
+
+type Tone = 'success' | 'warning' | 'error' | 'info';
+
+const TONE_COLOR: Record<Tone, string> = { success: 'green.600', warning: 'orange.500', error: 'red.600', info: 'brand.solid' };
+
+/** The title, tone and sentences of one item, by type and state (spec 001 §4 "Timeline states"). */
+function describe(item: TimelineItem, t: T, day: (date: string | null | undefined) => string): { title: string; tone: Tone; lines: string[]; missing?: string[] } {
+  const key = (k: string) => `status.items.${item.type}.${k}`;
+  switch (item.type) {
+    case 'document_review': {
+      if (item.isDataComplete) return { title: t(key('title')), tone: 'success', lines: [t(key('complete'))] };
+      const missing = missingDocuments(item).map((m) => t(key(`missing.${m}`)));
+      return {
+        title: t(key('title')),
+        tone: 'warning',
+        lines: [t(key('incomplete')), missing.length ? t(key('missingIntro')) : t(key('missingGeneric'))],
+        missing,
+      };
+    }
+    case 'name_reservation':
+      return { title: t(key('title')), tone: item.hasNameReservation ? 'success' : 'info', lines: [t(key(item.hasNameReservation ? 'reserved' : 'pending'), { name: item.pfa_name })] };
+    case 'submitted':
+      return {
+        title: t(key('title')),
+        tone: 'info',
+        lines: [t(key(item.finalDossierSubmitted ? 'final' : 'notFinal')), ...(item.estimated_date ? [t(key('estimated'), { date: day(item.estimated_date) })] : [])],
+      };
+    case 'delayed':
+      return {
+        title: t(key('title')),
+        tone: 'warning',
+        lines: [
+          t(key('text')),
+          ...(item.estimated_date ? [t(key('estimated'), { date: day(item.estimated_date) })] : []),
+          ...(item.file_resubmission_date ? [t(key('resubmission'), { date: day(item.file_resubmission_date) })] : []),
+        ],
+      };
+    case 'rejected':
+      return { title: t(key('title')), tone: 'error', lines: [t(key('text'))] };
+    case 'finalized':
+      return { title: t(key('title')), tone: 'success', lines: [t(key('text'))] };
+  }
+}
+
+function TimelineCard({ item, t, day }: { item: TimelineItem; t: T; day: (date: string | null | undefined) => string }) {
+  const { title, tone, lines, missing } = describe(item, t, day);
+  const headingId = `timeline-item-${item.id}`;
+  return (
+    <List.Item listStyleType="none" data-testid="timeline-item" data-type={item.type}>
+      <Box
+        as="article"
+        aria-labelledby={headingId}
+        bg="bg"
+        borderWidth="1px"
+        borderLeftWidth="4px"
+        borderLeftColor={TONE_COLOR[tone]}
+        borderRadius="md"
+        p={{ base: '4', md: '5' }}
+      >
+        <Stack gap="2">
+          <HStack justify="space-between" align="baseline" gap="3" flexWrap="wrap">
+            <Heading as="h3" size="md" id={headingId}>
+              {title}
+            </Heading>
+            <Text as="span" color="fg.muted" fontSize="sm">
+              <time dateTime={item.date}>{day(item.date)}</time>
+            </Text>
+          </HStack>
+          {lines.map((line) => (
+            <Text key={line}>{line}</Text>
+          ))}
+          {missing && missing.length > 0 && (
+            <List.Root as="ul" ps="5" gap="1">
+              {missing.map((m) => (
+                <List.Item key={m}>{m}</List.Item>
+              ))}
+            </List.Root>
+          )}
+        </Stack>
+      </Box>
+    </List.Item>
+  );
+}
+
+/** Saves the trade register's documents (one zip) under the name the spec gives. */
+async function saveDocuments(): Promise<void> {
+  const blob = await api.fetchBlob(DOWNLOAD_PATH);
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = DOWNLOAD_NAME;
+  link.hidden = true;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Revoked later, not at once: the browser may still be reading it.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
+function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; t: T }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await saveDocuments();
+    } catch (e) {
+      setError(isApiError(e) && e.status === 404 ? t('status.downloadMissing') : t('status.downloadError'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack as="section" aria-labelledby="status-documents" gap="3" bg="bg" borderWidth="1px" borderRadius="md" p={{ base: '4', md: '5' }}>
+      <Heading as="h2" size="lg" id="status-documents">
+        {t('status.documentsTitle')}
+      </Heading>
+      <Text>{t('status.documentsText')}</Text>
+      <List.Root as="ul" ps="5" gap="1">
+        {documents.map((d) => (
+          <List.Item key={d.id}>{d.name}</List.Item>
+        ))}
+      </List.Root>
+      <Box>
+        <Button onClick={() => void download()} loading={busy}>
+          {t('status.download')}
+        </Button>
+      </Box>
+      {error && <FlashAlert status="error">{error}</FlashAlert>}
+    </Stack>
+  );
+}
+
+/**
+ * /infiintare-pfa/status ("Status Dosar", spec 001 §2 item 11, §3, §4 "Timeline states"): the
+ * general notice, the trade register's documents when there are some (one zip, documente.zip),
+ * and one card per timeline item, newest first (the current state on top). The request is asked
+ * for again every 5 s, so an operator's new item shows without a reload.
+ */
+export function StatusPage() {
+  const t = useT('pages');
+  const { i18n } = useTranslation();
+  usePageTitle(t('status.pageTitle'));
+  const { data: request, error } = useSWR(OPEN_PATH, (path: string) => api.get<RegistrationRequest>(path, { timestamp: Date.now() }), {
+    refreshInterval: STATUS_POLL_MS,
+    revalidateOnFocus: true,
+  });
+  const day = (date: string | null | undefined) => formatDay(date, i18n.language);
+  const items = ((request?.status_timeline ?? []) as TimelineItem[]).filter((item) => isTimelineType(item?.type));
+  // The server answers by date then id: newest first is the reverse.
+  const newestFirst = [...items].reverse();
+  const documents = tradeRegisterDocuments(request);
+  const latest = newestFirst[0];
+
+  return (
+    <Stack gap="6">
+      <Heading as="h1" size="2xl">
+        {t('status.title')}
+      </Heading>
+      <FlashAlert status="info">{t('status.notice')}</FlashAlert>
+
+      {!request && !error && (
+        <HStack gap="3" role="status">
+          <Spinner size="sm" aria-hidden="true" />
+          <Text>{t('status.loading')}</Text>
+        </HStack>
+      )}
+      {!request && error && <FlashAlert status="error">{t('status.loadError')}</FlashAlert>}
+
+      {request && (
+        <>
+          {documents.length > 0 && <DocumentsBlock documents={documents} t={t} />}
+          <Stack as="section" aria-labelledby="status-history" gap="4">
+            <Heading as="h2" size="lg" id="status-history">
+              {t('status.historyTitle')}
+            </Heading>
+            <VisuallyHidden role="status">{latest ? t('status.latest', { title: describe(latest, t, day).title, date: day(latest.date) }) : ''}</VisuallyHidden>
+            {newestFirst.length === 0 ? (
+              <Text color="fg.muted">{t('status.empty')}</Text>
+            ) : (
+              <List.Root as="ol" gap="4" ps="0">
+                {newestFirst.map((item) => (
+                  <TimelineCard key={item.id} item={item} t={t} day={day} />
+                ))}
+              </List.Root>
+            )}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
