@@ -171,4 +171,32 @@ export const drivers: Record<string, Driver> = {
   async cardChoice(page, value) {
     await pick(page, 'radio', value.ghiseu_card_requested === 1 ? 'Da, m-ar interesa' : 'Nu, mulțumesc');
   },
+  /** Plain fields without a custom widget (the fiscal code): each example value typed into its labelled input. */
+  async $form(page, value, { step }) {
+    for (const [key, v] of Object.entries(value)) {
+      const input = page.locator(`#${step!.id}_${key}`);
+      await input.fill(String(v));
+      await expect(input).toHaveValue(String(v));
+    }
+  },
+  /** "Te-am găsit": the found PFA, then the first "Pasul următor" shows the power of attorney; the walker's press confirms. */
+  async confirmCompany(page) {
+    await expect(page.getByTestId('company-name')).not.toBeEmpty();
+    await page.getByRole('button', { name: 'Pasul următor' }).click();
+    await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+  },
+  /** Pricing: the partner's single price is chosen already (several: the example's one is picked). */
+  async pricePlans(page, value) {
+    await expect(page.getByText('Ce primești')).toBeVisible();
+    const radio = page.locator(`input[type="radio"][value="${String(value.selected_stripe_id)}"]`);
+    if (await radio.count()) await page.locator('label', { has: radio }).click();
+    else await expect(page.getByTestId('price-amount')).toBeVisible();
+  },
 };
+
+/** The built-in checkout page after "Vreau {product}": its amount, then "Plătește". */
+export async function payAtBuiltinCheckout(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/checkout\/pay_[\w-]+$/);
+  await expect(page.getByTestId('checkout-amount')).toContainText('lei');
+  await page.getByRole('button', { name: 'Plătește' }).click();
+}

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
 import { resolveFlow, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
 import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
-import { drivers } from './drivers';
+import { drivers, payAtBuiltinCheckout } from './drivers';
+import { routePath } from '../../src/core/routes';
 import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,7 +24,7 @@ const partners = (JSON.parse(fs.readFileSync(path.join(root, 'server/db/seed/par
 function t(key: string): string {
   let node: unknown = ro;
   for (const part of key.replace(/^steps:/, '').split('.')) node = (node as Record<string, unknown>)[part];
-  return node as string;
+  return (node as string).replace('{{product}}', 'Ghișeu');
 }
 
 function componentOf(step: FlowStep): string {
@@ -33,7 +34,8 @@ function componentOf(step: FlowStep): string {
     const widget = (value as Record<string, unknown> | null)?.['ui:widget'];
     if (typeof widget === 'string') return widget;
   }
-  throw new Error(`step ${step.id} names no widget or field`);
+  // No custom widget: rjsf's own inputs (the fiscal code).
+  return '$form';
 }
 
 async function serverRequest(request: APIRequestContext, flow: Flow, account: RegisteredAccount): Promise<RegistrationRequest> {
@@ -64,6 +66,7 @@ for (const file of files) {
           const resolved = resolveFlow(flow, {
             partner: partner.slug,
             unaffiliated: partner.is_unaffiliated,
+            paid: state.paid,
             activity: typeof state.form_data.activity === 'string' ? state.form_data.activity : null,
             formData: state.form_data,
           });
@@ -94,6 +97,15 @@ for (const file of files) {
           expect(example, `${step.id} has an example`).toBeTruthy();
           await drivers[componentOf(step)](page, example!, { request, registrationType: flow.registrationType, step });
           await page.getByRole('button', { name: t(step.copy?.submit ?? 'steps:common.next') }).click();
+          if (step.submit.then) {
+            // The pricing step opens the payment page (the built-in checkout); paying comes back through the confirmation page.
+            await payAtBuiltinCheckout(page);
+            if (flow.paidRoute) {
+              await expect(page).toHaveURL(new RegExp(`${routePath(flow.paidRoute)}$`));
+              expect((await serverRequest(request, flow, account)).paid).toBe(true);
+              break;
+            }
+          }
           if (!next) break;
           await expect(page).toHaveURL(new RegExp(`${next.path}$`));
           const after = await serverRequest(request, flow, account);
@@ -103,7 +115,8 @@ for (const file of files) {
           expect(storedStepData(step, after.form_data)).toMatchObject(Object.fromEntries(Object.entries(example!).filter(([k, v]) => v !== null && kept.has(k))));
         }
         const final = await serverRequest(request, flow, account);
-        expect(final.step).toBe(resolveFlow(flow, { partner: partner.slug, unaffiliated: partner.is_unaffiliated, activity: null, formData: {} }).steps.at(-1)!.id);
+        expect(final.paid).toBe(true);
+        expect(final.step).toBe(resolveFlow(flow, { partner: partner.slug, unaffiliated: partner.is_unaffiliated, paid: true, activity: null, formData: {} }).steps.at(-1)!.id);
       });
     }
   });

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { E2E_OPS_TOKEN } from './ops-token';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT || 3100);
@@ -78,6 +79,8 @@ const overrides: Record<string, string> = {
   // The built-in identity simulator, whatever the shell exports.
   VERIFF_API_KEY: '',
   AUTH_CALLBACK_ORIGINS: 'http://127.0.0.1:3999',
+  // The operator API (`npm run ops`): status.spec.ts runs the real command with this token.
+  OPS_TOKEN: E2E_OPS_TOKEN,
   LOG: process.env.E2E_LOG ?? '0',
 };
 Object.assign(process.env, overrides);
