@@ -2,7 +2,7 @@ import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import Form from '@rjsf/chakra-ui';
 import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
-import { planSubmit, readPointer, storedStepData, type FlowContext, type FlowStep, type ResolvedFlow } from '../core/flow';
+import { planSubmit, readPointer, requestContext, storedStepData, type FlowStep, type ResolvedFlow } from '../core/flow';
 import { routePath } from '../core/routes';
 import type { RegistrationRequest } from '../core/api-types';
 import { fields, widgets } from '../../widgets/registry';
@@ -24,17 +24,6 @@ export interface StepRunnerProps {
   onLeave(path: string): void;
   /** Leave the app for another site (a `submit.then` answer's address: the payment page). */
   onRedirect(url: string): void;
-}
-
-export function requestContext(request: RegistrationRequest, formData: Record<string, unknown> = request.form_data): FlowContext {
-  const activity = request.form_data.activity;
-  return {
-    partner: request.partner.slug,
-    unaffiliated: request.partner.is_unaffiliated,
-    paid: request.paid,
-    activity: typeof activity === 'string' ? activity : null,
-    formData,
-  };
 }
 
 /**
@@ -91,6 +80,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     }),
     [services, step.id, request.profile, request.media, request.mailing_address, request.partner, request.company, api, flow.api.open, onRequest, uploadProgress, busy],
   );
+  const shownFields = useMemo(() => visibleFields(schema as RJSFSchema, uiSchema), [schema, uiSchema]);
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
   const hasErrors = Object.keys(serverErrors).length > 0;
 
@@ -166,7 +156,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     }
   }
 
-  const firstError = Object.values(serverErrors)[0]?.[0];
+  // A server error under a field the form shows is read there; only the others are repeated at the buttons.
+  const unplacedError = Object.entries(serverErrors).find(([key]) => !shownFields.has(key.split('.')[0]))?.[1]?.[0];
   return (
     <Stack gap="6" as="section" aria-labelledby={`${step.id}-title`}>
       <Heading as="h1" size="xl" id={`${step.id}-title`}>
@@ -211,9 +202,9 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           </Form>
         </Suspense>
       )}
-      {failure || firstError ? (
+      {failure || unplacedError ? (
         <Text role="alert" color="fg.error">
-          {failure ?? firstError}
+          {failure ?? unplacedError}
         </Text>
       ) : null}
       <HStack justify="space-between" gap="3" wrap="wrap">
@@ -244,6 +235,16 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       </HStack>
     </Stack>
   );
+}
+
+/**
+ * The step's top-level fields that rjsf renders, each with its error under it. A whole-step field
+ * (`"ui:field"` at the root) shows only the errors it chooses to, so none count as shown there.
+ */
+function visibleFields(schema: RJSFSchema, uiSchema: UiSchema): Set<string> {
+  if (uiSchema['ui:field']) return new Set();
+  const keys = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  return new Set(keys.filter((key) => (uiSchema[key] as UiSchema | undefined)?.['ui:widget'] !== 'hidden'));
 }
 
 function clearsOnServerError(step: FlowStep, field: string): boolean {

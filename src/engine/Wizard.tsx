@@ -2,13 +2,13 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
 import { routePath } from '../core/routes';
-import { guardDecision, progress, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '../core/flow';
+import { guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '../core/flow';
 import type { RegistrationRequest } from '../core/api-types';
 import type { RegistrationTypeValue } from '../core/registration';
 import type { StepServices } from '../../widgets/types';
 import type { EngineApi } from './api';
 import { FLOWS } from './flows';
-import { requestContext, StepRunner } from './StepRunner';
+import { StepRunner } from './StepRunner';
 
 export interface WizardProps {
   registrationType: RegistrationTypeValue;

@@ -12,6 +12,7 @@ import {
   type FieldErrorProps,
   type TitleFieldProps,
 } from '@rjsf/utils';
+import { widgets as customWidgets } from '../../widgets/registry';
 
 const { TitleFieldTemplate: ChakraTitle, DescriptionFieldTemplate: ChakraDescription } = Templates;
 
@@ -64,8 +65,13 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
   );
 }
 
-/** The first error of a field, with the id inputs point to in aria-describedby. */
-export function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
+/**
+ * The first error of a field, with the id inputs point to in aria-describedby. A custom widget of
+ * widgets/registry.ts shows its own `rawErrors` where it fits its layout, so it is not repeated here.
+ */
+export function FieldErrorTemplate({ errors, fieldPathId, uiSchema }: FieldErrorProps) {
+  const widget = uiSchema?.['ui:widget'];
+  if (typeof widget === 'string' && Object.hasOwn(customWidgets, widget)) return null;
   const messages = (errors ?? []).filter((e): e is string => typeof e === 'string');
   if (!messages.length) return null;
   return (

@@ -4,3 +4,4 @@ export { readPointer } from './pointer';
 export { mergePatch, resolveFlow, type ResolvedFlow } from './resolve';
 export * from './navigation';
 export { buildPayload, planSubmit, storedStepData, type SubmitPlan } from './payload';
+export { requestContext } from './context';
