@@ -10,7 +10,7 @@ function wizardRequest(step: string, index: number) {
   return {
     id: 1, registration_type: 2, step, status: 'in_progress', lost_reason: null, form_data: {}, profile: {}, media: {}, paid: false,
     created_at: '2026-11-22T10:00:00Z', mailing_address: null, status_timeline: [], variants: ['unaffiliated'],
-    steps: { previous: index > 0 ? id(index - 1) : null, current: { ...id(index), index }, next: index < 9 ? id(index + 1) : null, total: 10 },
+    steps: { previous: index > 0 ? id(index - 1) : null, current: { identifier: step, index }, next: index < 9 ? id(index + 1) : null, total: 10 },
     partner: { id: 1, name: 'Standard', slug: 'neafiliat', is_unaffiliated: true, description: null, footnote: null, prices: [] },
   };
 }
@@ -113,15 +113,19 @@ describe('flow wrappers', () => {
   });
 
   it.each([
-    ['/inregistrare/plata', 'Confirmăm plata', 'Registrare PFA', 1],
-    ['/infiintare-pfa/plata', 'Confirmăm plata', 'Înființare PFA', 2],
-  ] as const)('%s waits for the payment inside its flow wrapper', async (path, title, flowTitle, type) => {
+    ['/inregistrare/plata', 'Confirmăm plata', 'Registrare PFA', 1, 'Pasul 4 din 7', '57'],
+    ['/infiintare-pfa/plata', 'Confirmăm plata', 'Înființare PFA', 2, 'Pasul 10 din 10', '100'],
+  ] as const)('%s waits for the payment inside its flow wrapper, the bar at the step being paid for', async (path, title, flowTitle, type, step, percent) => {
     session.setUser(makeUser({ registration_type: type }));
     mockApi({ [type === 1 ? 'GET /api/registration/existing/open' : 'GET /api/registration/open']: ok(wizardRequest(type === 1 ? 'existing-company-step-4' : 'requesting-company-step-9', 3)) });
     renderApp(path);
     expect(await findH1(title)).toBeTruthy();
     expect(screen.getByText(flowTitle)).toBeTruthy();
     expect(screen.getByText(/Așteptăm confirmarea plății/)).toBeTruthy();
+    // Back from the payment site the page loads anew: the bar is filled from the request, not left empty.
+    const progress = await screen.findByRole('progressbar', { name: `Progresul înregistrării: ${step}` });
+    expect(progress.getAttribute('aria-valuenow')).toBe(percent);
+    expect(progress.getAttribute('aria-valuetext')).toBe(step);
   });
 
   it('logs out: posts /api/logout with the token, clears ALL storage, removes the support widget and goes home', async () => {

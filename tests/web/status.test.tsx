@@ -55,6 +55,9 @@ describe('Status Dosar', () => {
     expect(call.headers.Authorization).toBe('Bearer tok-123');
     expect(Number(call.query.get('timestamp'))).toBeGreaterThan(0);
     expect(document.title).toContain('Status Dosar');
+    // Sent and paid: the wrapper's bar is full, not "Niciun pas finalizat încă".
+    const progress = screen.getByRole('progressbar', { name: 'Progresul înregistrării: Toți pașii sunt finalizați' });
+    expect(progress.getAttribute('aria-valuenow')).toBe('100');
   });
 
   it('shows one card per item, newest first, with the Romanian text of each type and state and Romanian dates', async () => {

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { FlashAlert } from '../../app/components/FlashAlert';
+import { useFlowProgress } from '../../app/flow-progress';
+import { loadStepsNamespace } from '../../app/i18n';
 import { trackPurchase } from '../../app/tracking';
 import { usePageTitle, useT } from '../../app/useT';
 import type { RegistrationRequest } from '../../core/api-types';
-import type { Flow } from '../../core/flow';
+import { progress, requestContext, resolveFlow, type Flow } from '../../core/flow';
 import { PAYMENT_POLL_MS, RegistrationType, type RegistrationTypeValue } from '../../core/registration';
 import { routePath } from '../../core/routes';
 import { FLOWS } from '../../engine/flows';
@@ -32,6 +35,8 @@ export function PaymentPage({ registrationType }: { registrationType: Registrati
   const cancelled = params.has('anulata');
   const [failed, setFailed] = useState(false);
   const tracked = useRef(false);
+  const { i18n } = useTranslation();
+  const { setProgress } = useFlowProgress();
 
   useEffect(() => {
     let live = true;
@@ -42,6 +47,11 @@ export function PaymentPage({ registrationType }: { registrationType: Registrati
         const request = await api.get<RegistrationRequest>(flow.api.open, query);
         if (!live) return;
         setFailed(false);
+        // Back from the payment site the wrapper starts empty: show the step being paid for.
+        const position = progress(resolveFlow(flow, requestContext(request)), request.steps.current.identifier);
+        await loadStepsNamespace(i18n);
+        if (!live) return;
+        setProgress({ value: position.percent, label: i18n.t('steps:common.progress', { position: position.position, total: position.total }) });
         if (request.paid) {
           if (!tracked.current) {
             tracked.current = true;
@@ -60,7 +70,7 @@ export function PaymentPage({ registrationType }: { registrationType: Registrati
       live = false;
       clearTimeout(timer);
     };
-  }, [flow, navigate, registrationType]);
+  }, [flow, navigate, registrationType, i18n, setProgress]);
 
   if (cancelled) {
     return (

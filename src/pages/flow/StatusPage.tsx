@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Box, Button, Heading, HStack, List, Spinner, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
@@ -6,6 +6,7 @@ import { api, isApiError } from '../../api/client';
 import type { RegistrationRequest } from '../../core/api-types';
 import { isTimelineType, missingDocuments, type TimelineItem } from '../../core/timeline';
 import { FlashAlert } from '../../app/components/FlashAlert';
+import { useFlowProgress } from '../../app/flow-progress';
 import { usePageTitle, useT, type T } from '../../app/useT';
 
 /** How often the page asks for the request again (spec 001 §9: polling every 5000 ms). */
@@ -173,8 +174,12 @@ function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; 
  */
 export function StatusPage() {
   const t = useT('pages');
+  const tc = useT('common');
   const { i18n } = useTranslation();
   usePageTitle(t('status.pageTitle'));
+  const { setProgress } = useFlowProgress();
+  // The dossier is sent and paid: the wrapper's bar shows every step done.
+  useEffect(() => setProgress({ value: 100, label: tc('flows.progressDone') }), [setProgress, tc]);
   const { data: request, error } = useSWR(OPEN_PATH, (path: string) => api.get<RegistrationRequest>(path, { timestamp: Date.now() }), {
     refreshInterval: STATUS_POLL_MS,
     revalidateOnFocus: true,
