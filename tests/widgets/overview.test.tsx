@@ -156,6 +156,26 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     expect(await screen.findByText('Informațiile au fost modificate.')).toBeTruthy();
   });
 
+  it('keeps the last CAEN answer listed and choosable while a longer search loads', async () => {
+    const { user, caen } = setup();
+    await shown();
+    const input = screen.getByRole('combobox', { name: 'Cod principal' });
+    await user.click(input);
+    await user.type(input, '620');
+    await screen.findByRole('option', { name: /^6201 – / }, { timeout: 3000 });
+    // The next search hangs until the test lets it answer.
+    const all = caen.search.getMockImplementation()!;
+    let answer: (() => void) | null = null;
+    caen.search.mockImplementation((term, offset, size) => new Promise((resolve) => (answer = () => resolve(all(term, offset, size)))));
+    await user.type(input, '1');
+    await waitFor(() => expect(caen.search).toHaveBeenLastCalledWith('6201', 0, 25));
+    expect(screen.getByText('Se caută…')).toBeTruthy();
+    expect(screen.getAllByRole('option').map((o) => o.textContent?.slice(0, 4))).toEqual(['6201', '6202', '6209']);
+    await user.click(screen.getByRole('option', { name: /^6201 – / }));
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [6201] }));
+    answer!();
+  });
+
   it('asks for a primary code before a secondary one; the primary row cannot be deleted, secondary rows can', async () => {
     const { user, caen } = setup();
     await shown();

@@ -153,12 +153,12 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
                 if (list.scrollHeight - list.scrollTop - list.clientHeight <= 48) loadMore();
               }}
             >
-              {loading ? (
+              {loading && collection.items.length === 0 ? (
                 <HStack px="3" py="2" gap="2">
                   <Spinner size="sm" />
                   <Text fontSize="sm">{texts.loading}</Text>
                 </HStack>
-              ) : failed ? (
+              ) : failed && !loading ? (
                 <Text px="3" py="2" fontSize="sm" color="fg.error">
                   {texts.failed}
                 </Text>
@@ -168,7 +168,15 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
                 </Text>
               ) : (
                 <>
-                  <Combobox.Empty>{texts.empty}</Combobox.Empty>
+                  {/* A new search keeps the last answer listed (and choosable) until its own arrives. */}
+                  {loading ? (
+                    <HStack px="3" py="2" gap="2">
+                      <Spinner size="xs" />
+                      <Text fontSize="sm">{texts.loading}</Text>
+                    </HStack>
+                  ) : (
+                    <Combobox.Empty>{texts.empty}</Combobox.Empty>
+                  )}
                   {collection.items.map((item) => (
                     <Combobox.Item item={item} key={item.id}>
                       <Combobox.ItemText>{caenLabel(item)}</Combobox.ItemText>
