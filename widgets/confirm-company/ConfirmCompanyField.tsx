@@ -1,7 +1,19 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Alert, Card, DataList, Heading, List, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
 import { stepContext } from '../types';
+
+/** One line of the PFA's data; from md its label and value are cells of the list's grid. */
+function Row({ label, testId, children }: { label: string; testId?: string; children: ReactNode }) {
+  return (
+    <DataList.Item display={{ md: 'contents' }}>
+      <DataList.ItemLabel minW="0">{label}</DataList.ItemLabel>
+      <DataList.ItemValue data-testid={testId} overflowWrap="anywhere">
+        {children}
+      </DataList.ItemValue>
+    </DataList.Item>
+  );
+}
 
 /**
  * "Te-am găsit" (spec 001 §2 existing-company screens): the PFA found by its fiscal code, read-only
@@ -44,25 +56,22 @@ export default function ConfirmCompanyField(props: FieldProps) {
       <Text>{t('steps:confirmCompany.text')}</Text>
       <Card.Root variant="outline">
         <Card.Body>
-          <DataList.Root orientation="horizontal" aria-label={t('steps:confirmCompany.dataLabel')}>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('steps:confirmCompany.name')}</DataList.ItemLabel>
-              <DataList.ItemValue data-testid="company-name">{company.name}</DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('steps:confirmCompany.address')}</DataList.ItemLabel>
-              <DataList.ItemValue data-testid="company-address">{company.address || t('steps:confirmCompany.noAddress')}</DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('steps:confirmCompany.fiscalCode')}</DataList.ItemLabel>
-              <DataList.ItemValue>{company.fiscal_code}</DataList.ItemValue>
-            </DataList.Item>
-            {company.registration_number ? (
-              <DataList.Item>
-                <DataList.ItemLabel>{t('steps:confirmCompany.registrationNumber')}</DataList.ItemLabel>
-                <DataList.ItemValue>{company.registration_number}</DataList.ItemValue>
-              </DataList.Item>
-            ) : null}
+          {/* Stacked on a phone; from md one grid, so every value starts in the same column. */}
+          <DataList.Root
+            orientation={{ base: 'vertical', md: 'horizontal' }}
+            display={{ md: 'grid' }}
+            gridTemplateColumns={{ md: 'max-content minmax(0, 1fr)' }}
+            columnGap={{ md: '6' }}
+            aria-label={t('steps:confirmCompany.dataLabel')}
+          >
+            <Row label={t('steps:confirmCompany.name')} testId="company-name">
+              {company.name}
+            </Row>
+            <Row label={t('steps:confirmCompany.address')} testId="company-address">
+              {company.address || t('steps:confirmCompany.noAddress')}
+            </Row>
+            <Row label={t('steps:confirmCompany.fiscalCode')}>{company.fiscal_code}</Row>
+            {company.registration_number ? <Row label={t('steps:confirmCompany.registrationNumber')}>{company.registration_number}</Row> : null}
           </DataList.Root>
         </Card.Body>
       </Card.Root>
