@@ -9,6 +9,9 @@ import { flowContext, loadRequest, moveRequest, staleStep } from '../registratio
 import { STEP_RULES } from '../registration/step-rules';
 import type { FlowRegistry } from '../flows/registry';
 
+/** steps/next at a step with `submit.advance: false` (only the pricing step: the payment moves it on). */
+export const STEP_LEFT_BY_ITSELF = 'Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.';
+
 const stepBody = {
   type: 'object',
   required: ['current_step_identifier'],
@@ -94,6 +97,10 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       const step = resolved.steps[info.current.index];
       if (step.status === 'pending' || !step.submit.store) {
         throw new FieldValidationError({ current_step_identifier: ['Completează pasul curent pentru a merge mai departe.'] });
+      }
+      // A step that something else leaves (the pricing step: the payment) is never stepped over.
+      if (step.submit.advance === false) {
+        throw new FieldValidationError({ current_step_identifier: [STEP_LEFT_BY_ITSELF] });
       }
       const stored = storedStepData(step, row.formData);
       validateStep(step, stored);

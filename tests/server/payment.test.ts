@@ -66,6 +66,25 @@ describe('payment with the built-in checkout (no Stripe configured)', () => {
     });
   }
 
+  for (const [type, step] of [[1, EXISTING_PRICING], [2, NEW_PRICING]] as const) {
+    it(`steps/next never steps over the unpaid pricing step (${step}), even with a chosen price`, async () => {
+      const user = await atPricing(app, { type });
+      const collect = type === 1 ? '/api/registration/existing/collect/partner-price' : '/api/registration/collect/partner-price';
+      expect((await post(app, collect, { selected_stripe_id: PRICE.neafiliat, current_step_identifier: step }, user.token)).statusCode).toBe(200);
+      // A checkout started and then cancelled: the price stays chosen, nothing is paid.
+      expect((await post(app, '/api/stripe/redirect', { selected_stripe_id: PRICE.neafiliat }, user.token)).statusCode).toBe(200);
+      const before = await requestRow(app, user);
+      const next = type === 1 ? '/api/registration/existing/steps/next' : '/api/registration/steps/next';
+      const res = await post(app, next, { current_step_identifier: step }, user.token);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().payload.current_step_identifier).toEqual(['Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.']);
+      const after = await requestRow(app, user);
+      expect(after.step).toBe(step);
+      expect(after.version).toBe(before.version);
+      expect(after.paid).toBe(false);
+    });
+  }
+
   it('redirect refuses bad inputs, another step and no sign-in, and starts nothing', async () => {
     const user = await atPricing(app);
     const count = async () => (await app.db.select().from(payments).where(eq(payments.requestId, (await requestRow(app, user)).id))).length;
