@@ -177,6 +177,11 @@ describe('navigation', () => {
       stepId: 'requesting-company-step-4',
     });
     expect(guardDecision(flow, null, 'requesting-company-step-2')).toMatchObject({ path: '/infiintare-pfa/2' });
+    // Spec 000 §2.1: only steps 1–9 (new) and 2–7 (existing) are guarded; the questionnaires stay open.
+    expect(guardDecision(flow, 'requesting-company-step-0', 'requesting-company-step-4')).toEqual({ action: 'stay' });
+    const existing = resolveFlow(existingPfa, ctx());
+    expect(guardDecision(existing, 'existing-company-step-1', 'existing-company-step-5')).toEqual({ action: 'stay' });
+    expect(guardDecision(existing, 'existing-company-step-2', 'existing-company-step-5')).toMatchObject({ path: '/inregistrare/5' });
     expect(stepByPath(flow, '/infiintare-pfa/3/')?.id).toBe('requesting-company-step-3');
   });
 });

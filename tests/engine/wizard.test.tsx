@@ -149,6 +149,25 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     expect(onStale).toHaveBeenCalledOnce();
   });
 
+  it('the questionnaire is not behind the step guard: it opens later too, and "niciuna" then goes back to where the request is', async () => {
+    const onStale = vi.fn();
+    const { api, calls } = fakeApi(request('requesting-company-step-4', { questionnaire: ['niciuna'] }), {
+      '/api/registration/open': () => {
+        throw { status: 409, message: 'Acest pas a fost deja trimis.', payload: request('requesting-company-step-4', { questionnaire: ['niciuna'] }) };
+      },
+    });
+    renderAt('/infiintare-pfa/0', <Wizard registrationType={2} api={api} services={fakeServices()} onStale={onStale} />);
+    const none = await screen.findByRole('checkbox', { name: /Niciuna dintre acestea/ });
+    expect(location()).toBe('/infiintare-pfa/0');
+    await waitFor(() => expect((none as HTMLInputElement).checked).toBe(true));
+    await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button('Mergi la următorul pas'));
+    await waitFor(() => expect(location()).toBe('/infiintare-pfa/4'));
+    expect(await screen.findByRole('heading', { name: 'Ești căsătorit(ă)?' })).toBeTruthy();
+    expect(onStale).toHaveBeenCalledOnce();
+    expect(calls).toEqual([{ url: '/api/registration/open', body: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }]);
+  });
+
   it('previous calls the previous-step endpoint and follows the answer', async () => {
     const { api, calls } = fakeApi(request('requesting-company-step-8'), {
       '/api/registration/steps/previous': () => request('requesting-company-step-7'),

@@ -43,11 +43,13 @@ export type GuardDecision = { action: 'stay' } | { action: 'redirect'; path: str
 
 /**
  * The step guard (spec 000 §2.2): the route must be the server's current step; otherwise the user
- * is moved there. Unguarded steps (the first of each flow) are only left when the server is past them.
+ * is moved there. A step with `"guarded": false` (the questionnaire of each flow: spec 000 §2.1 puts
+ * only the later steps behind the guard) stays open at its own address whatever the server's step.
  */
 export function guardDecision(flow: ResolvedFlow, routeStepId: string | null, serverStepId: string): GuardDecision {
   const current = flow.steps[stepsInfo(flow, serverStepId).current.index];
   if (routeStepId === current.id) return { action: 'stay' };
+  if (routeStepId && flow.steps.some((s) => s.id === routeStepId && s.guarded === false)) return { action: 'stay' };
   return { action: 'redirect', path: current.path, stepId: current.id };
 }
 
