@@ -89,11 +89,16 @@ function contentSecurityPolicy(config: AppConfig): string {
   ].join('; ');
 }
 
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 /** The whole HTTP application as one Fastify instance; `server.ts` only listens. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
-    trustProxy: true,
+    // A number of hops is proxy-addr's "trust the n nearest": as a function, for Fastify's types.
+    trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
   });

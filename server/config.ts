@@ -4,6 +4,11 @@ import path from 'node:path';
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * Which proxies may name the client in X-Forwarded-For (Fastify's trustProxy): false (default)
+   * uses the socket's address, so nobody can dodge the per-address login limit with a header.
+   */
+  trustProxy: boolean | number | string[];
   /** Folder of the embedded database and stored files; ':memory:' keeps the database in memory (tests). */
   dataDir: string;
   /** postgres://… switches from the embedded PGlite to a real PostgreSQL. */
@@ -63,6 +68,15 @@ function companyLookup(value: string | undefined): 'local' | 'anaf' {
   return choice;
 }
 
+/** TRUST_PROXY: unset or false, true, a number of proxy hops, or a comma list of proxy addresses/CIDRs. */
+function trustProxy(value: string | undefined): boolean | number | string[] {
+  const choice = (value ?? '').trim();
+  if (!choice || choice === '0' || choice.toLowerCase() === 'false') return false;
+  if (choice.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(choice)) return Number(choice);
+  return choice.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 function list(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -77,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
+    trustProxy: trustProxy(env.TRUST_PROXY),
     dataDir: env.DATA_DIR ?? path.resolve('data'),
     databaseUrl: env.DATABASE_URL || null,
     publicUrl,

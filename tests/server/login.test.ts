@@ -73,6 +73,43 @@ describe('POST /api/login', () => {
     for (let i = 0; i < 16; i++) last = (await login(uniqueEmail('spray'), 'x1', ip)).statusCode;
     expect(last).toBe(429);
   });
+
+  it('a forged X-Forwarded-For does not give a client a fresh per-address limit', async () => {
+    let last = 0;
+    for (let i = 0; i < 16; i++) {
+      last = (
+        await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: uniqueEmail('forged'), password: 'x1' },
+          remoteAddress: '10.5.0.1',
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        })
+      ).statusCode;
+    }
+    expect(last).toBe(429);
+  });
+
+  it('behind a trusted proxy (TRUST_PROXY) the limit follows the client the proxy names', async () => {
+    const proxied = await testApp({ loginMaxAttempts: 3, trustProxy: ['10.9.0.1'] });
+    try {
+      const through = (client: string) =>
+        proxied.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: uniqueEmail('proxied'), password: 'x1' },
+          remoteAddress: '10.9.0.1',
+          headers: { 'x-forwarded-for': client },
+        });
+      let last = 0;
+      for (let i = 0; i < 16; i++) last = (await through('198.51.100.7')).statusCode;
+      expect(last).toBe(429);
+      // Another client behind the same proxy is not blocked by the first one's attempts.
+      expect((await through('198.51.100.8')).statusCode).toBe(422);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('POST /api/logout', () => {
