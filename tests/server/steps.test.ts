@@ -160,13 +160,21 @@ describe('card: collect/card in both flows', () => {
     expect(res.json().payload.steps).toMatchObject({ previous: { identifier: 'existing-company-step-7' }, next: null, total: 7 });
   });
 
-  it('refuses a value other than 1, 0 (or null) and a missing answer', async () => {
-    const user = await registerUser(app);
-    await placeAtStep(app, user, 'requesting-company-step-8');
-    for (const body of [{ ghiseu_card_requested: 2 }, { ghiseu_card_requested: 'da' }, {}]) {
-      const res = await post(user.token, '/api/registration/collect/card', { ...body, current_step_identifier: 'requesting-company-step-8' });
-      expect(res.statusCode).toBe(422);
-      expect(Object.keys(res.json().payload)).toEqual(['ghiseu_card_requested']);
+  it('refuses a value other than 1 or 0, no answer (null) and a missing answer, in both flows, and stays', async () => {
+    for (const [type, url, step] of [
+      [2, '/api/registration/collect/card', 'requesting-company-step-8'],
+      [1, '/api/registration/existing/collect/card', 'existing-company-step-7'],
+    ] as const) {
+      const user = await registerUser(app, { type });
+      await placeAtStep(app, user, step);
+      for (const body of [{ ghiseu_card_requested: 2 }, { ghiseu_card_requested: 'da' }, { ghiseu_card_requested: null }, {}]) {
+        const res = await post(user.token, url, { ...body, current_step_identifier: step });
+        expect(res.statusCode).toBe(422);
+        expect(Object.keys(res.json().payload)).toEqual(['ghiseu_card_requested']);
+      }
+      const open = await app.inject({ method: 'GET', url: type === 1 ? '/api/registration/existing/open' : '/api/registration/open', headers: auth(user.token) });
+      expect(open.json().payload.step).toBe(step);
+      expect(open.json().payload.form_data.ghiseu_card_requested ?? null).toBeNull();
     }
   });
 });
