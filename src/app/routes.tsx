@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
         lazy: () => import('../pages/flow/FlowLayout').then((m) => ({ Component: m.ExistingFlowLayout })),
         children: [
           { path: 'plata', lazy: () => import('../pages/flow/PaymentPage').then((m) => ({ Component: m.ExistingPaymentPage })) },
-          // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step.
+          // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step; an address that is no step shows the 404 copy.
           { index: true, lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
           { path: '*', lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
         ],
@@ -72,7 +72,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'plata', lazy: () => import('../pages/flow/PaymentPage').then((m) => ({ Component: m.NewPaymentPage })) },
           { path: 'status', lazy: () => import('../pages/flow/StatusPage').then((m) => ({ Component: m.StatusPage })) },
-          // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step.
+          // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step; an address that is no step shows the 404 copy.
           { index: true, lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
           { path: '*', lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
         ],

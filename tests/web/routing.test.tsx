@@ -24,6 +24,30 @@ describe('404', () => {
     expect(screen.getByRole('link', { name: 'Întoarce-te la prima pagină' }).getAttribute('href')).toBe('/login');
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
   });
+
+  it.each([
+    ['/infiintare-pfa/42', 2],
+    ['/infiintare-pfa/abc', 2],
+    ['/inregistrare/8', 1],
+  ] as const)('an unknown address inside a flow (%s) shows the 404 copy in the wrapper, not a step', async (path, type) => {
+    session.setUser(makeUser({ registration_type: type }));
+    const api = mockApi({ 'GET /api/registration/open': ok(wizardRequest('requesting-company-step-4', 4)) });
+    const app = renderApp(path);
+    const h1 = await findH1();
+    expect(h1.textContent).toBe('Această pagină a fost mutată sau nu există! Întoarce-te la prima pagină');
+    expect(screen.getByRole('button', { name: 'Ieșire din cont' })).toBeTruthy();
+    expect(app.pathname()).toBe(path);
+    expect(document.title).toContain('Pagina nu există');
+    expect(api.apiCalls().filter((c) => c.path.includes('/registration/'))).toEqual([]);
+  });
+
+  it("another step's address (with a trailing slash) still lands on the current step, not a 404", async () => {
+    session.setUser(makeUser({ registration_type: 2 }));
+    mockApi({ 'GET /api/registration/open': ok(wizardRequest('requesting-company-step-4', 4)) });
+    const app = renderApp('/infiintare-pfa/9/');
+    expect(await findH1('Ești căsătorit(ă)?')).toBeTruthy();
+    await waitFor(() => expect(app.pathname()).toBe('/infiintare-pfa/4'));
+  });
 });
 
 describe('guards', () => {

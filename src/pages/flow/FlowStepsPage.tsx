@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Spinner } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { api } from '../../api/client';
 import { browser } from '../../app/browser';
 import { loadStepsNamespace } from '../../app/i18n';
@@ -13,6 +14,7 @@ import { FLOWS } from '../../engine/flows';
 import { Wizard } from '../../engine/Wizard';
 import type { StepServices } from '../../../widgets/types';
 import { createStepServices } from './step-services';
+import { NotFoundMessage } from '../NotFoundPage';
 
 /**
  * The step view of a flow wrapper: the wizard of the user's flow file (src/engine), with the app's
@@ -25,7 +27,12 @@ export function FlowStepsPage() {
   const { setProgress } = useFlowProgress();
   const [copyReady, setCopyReady] = useState(() => i18n.hasResourceBundle(i18n.resolvedLanguage ?? 'ro', 'steps'));
   const registrationType = user?.registration_type ?? 2;
-  usePageTitle(copyReady ? t(FLOWS[registrationType].title) : '');
+  const { pathname } = useLocation();
+  // The flow's own address or one of its step addresses (any variant's): anything else is a 404 (spec 000 §2.3).
+  const flow = FLOWS[registrationType];
+  const address = pathname.replace(/\/+$/, '');
+  const known = address === flow.basePath || flow.steps.some((step) => step.path === address);
+  usePageTitle(!known ? t('notFound.title') : copyReady ? t(flow.title) : '');
 
   useEffect(() => {
     if (!copyReady) void loadStepsNamespace(i18n).then(() => setCopyReady(true));
@@ -33,6 +40,7 @@ export function FlowStepsPage() {
 
   const services: StepServices = useMemo(() => createStepServices(t, registrationType), [t, registrationType]);
 
+  if (!known) return <NotFoundMessage />;
   if (!copyReady || !user) return <Spinner aria-label="…" />;
   return (
     <Wizard
