@@ -84,7 +84,10 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
   it('shows the diploma copy; "next" stays disabled until a file or "send later"', async () => {
     await show(atDocuments());
     expect(screen.getByRole('heading', { name: 'Diploma de studii' })).toBeTruthy();
-    expect(screen.getByTestId('documents-input').getAttribute('accept')).toContain('.docx');
+    // The chooser offers what the server accepts: images it can read, HEIC, PDF, DOC, DOCX; not any image.
+    const accept = screen.getByTestId('documents-input').getAttribute('accept')!.split(',');
+    expect(accept).toEqual(expect.arrayContaining(['image/jpeg', 'image/png', '.heic', '.pdf', '.doc', '.docx']));
+    expect(accept).not.toContain('image/*');
     await waitFor(() => expect(next().disabled).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: 'Trimit mai târziu' }));
     await waitFor(() => expect(next().disabled).toBe(false));

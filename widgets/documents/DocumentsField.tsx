@@ -30,9 +30,18 @@ interface DocumentsOptions {
   creditPartner?: boolean;
 }
 
-/** What the file chooser offers (spec 001 §5): images, HEIC, PDF, DOC, DOCX. */
-export const DOCUMENT_ACCEPT =
-  'image/*,.heic,.heif,.pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+/**
+ * What the file chooser offers (spec 001 §5): images, HEIC, PDF, DOC, DOCX — exactly what the server
+ * accepts by content (server/lib/image-type.ts: JPEG, PNG, WebP, HEIC/HEIF), so a GIF or BMP is not
+ * offered only to be refused after the upload.
+ */
+export const DOCUMENT_ACCEPT = [
+  'image/jpeg,image/png,image/webp,image/heic,image/heif',
+  '.jpg,.jpeg,.png,.webp,.heic,.heif',
+  '.pdf,application/pdf',
+  '.doc,application/msword',
+  '.docx,application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+].join(',');
 
 const IMAGE_NAME = /\.(jpe?g|png|webp|gif)$/i;
 
