@@ -129,6 +129,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         const cleared = Object.keys(error.fieldErrors).filter((field) => clearsOnServerError(step, field));
         if (cleared.length) setFormData((current) => ({ ...current, ...Object.fromEntries(cleared.map((field) => [field, undefined])) }));
         setServerErrors(error.fieldErrors);
+        // A step with its own failure text says it as a toast for a refusal too (the reason stays on the page).
+        if (step.copy?.saveError) services.notify?.('error', t(step.copy.saveError));
       }
       else {
         // A step may name its own failure text (the signature's "Semnătura nu a putut fi salvata!"), shown as a toast too.

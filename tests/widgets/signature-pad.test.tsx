@@ -155,6 +155,22 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/6'));
   });
 
+  it.each([
+    ['a failed upload', { status: 500, message: '' }, null],
+    ['a refused one', { status: 422, message: 'Semnează în chenar.', fieldErrors: { file: ['Semnează în chenar.'] } }, 'Semnează în chenar.'],
+  ])('%s: the toast "Semnătura nu a putut fi salvata!", and the step stays', async (_name, failure, reason) => {
+    const notify = vi.fn();
+    const { api } = await show(atSignature(), fakeServices({ notify }));
+    vi.mocked(api.postForm!).mockRejectedValueOnce(failure);
+    await draw();
+    await waitFor(() => expect(next().disabled).toBe(false));
+    fireEvent.click(next());
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'Semnătura nu a putut fi salvata!'));
+    if (reason) expect(await screen.findByText(reason)).toBeTruthy();
+    else expect(await screen.findByText('Semnătura nu a putut fi salvata!')).toBeTruthy();
+    expect(location()).toBe('/infiintare-pfa/5');
+  });
+
   it('"Șterge" empties the pad and disables "next" again', async () => {
     await show(atSignature());
     await draw();
