@@ -103,6 +103,8 @@ export function ResetPasswordPage() {
                   : errors.flash}
               </FlashAlert>
             )}
+            {/* The link's token is refused (expired, used): the way to a new one is right there. */}
+            {errors.otherErrors.length > 0 && <AppLink to={STATIC_ROUTES.forgot}>{t('reset.requestNew')}</AppLink>}
             {field('password', t('reset.password'), t('reset.passwordHint'))}
             {field('password_confirmation', t('reset.confirmation'))}
             <SubmitButton busy={busy} disabled={errors.hasFieldErrors}>

@@ -53,6 +53,7 @@ describe('reset password page', () => {
     await user.type(screen.getByLabelText('Confirmă parola nouă'), 'parola-noua');
     await user.click(screen.getByRole('button', { name: 'Resetează' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Linkul de resetare a expirat');
+    expect(screen.getByRole('link', { name: 'Cere un link nou' }).getAttribute('href')).toBe('/password/forgot');
     const post = api.calls.find((c) => c.method === 'POST')!;
     expect(post.path).toBe('/api/password/reset/tok1');
     expect(post.body).toEqual({ password: 'parola-noua', password_confirmation: 'parola-noua' });
