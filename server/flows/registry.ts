@@ -21,6 +21,11 @@ export interface FlowRegistry {
   schemas: Map<string, StepSchema>;
   /** Validates form data against a step schema ($id). */
   validate(schemaId: string, data: unknown): ErrorObject[] | null;
+  /**
+   * A multipart body's text fields turned, in place, into the types the step schema declares
+   * ("true" → true, "2" → 2, "" → null), as Ajv's coerceTypes does; what does not fit stays as sent.
+   */
+  coerce(schemaId: string, data: Record<string, unknown>): void;
 }
 
 function readJson<T>(file: string): T {
@@ -57,6 +62,9 @@ export function loadFlowRegistry(): FlowRegistry {
   const schemas = readSchemas();
   const validators = new Map<string, ValidateFunction>();
   for (const [id, schema] of schemas) validators.set(id, ajv.compile(schema));
+  const coercing = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
+  const coercers = new Map<string, ValidateFunction>();
+  for (const [id, schema] of schemas) coercers.set(id, coercing.compile(schema));
 
   const flows = readFlows().map(({ file, flow }) => {
     if (!checkFlow(flow)) {
@@ -76,6 +84,11 @@ export function loadFlowRegistry(): FlowRegistry {
       const validator = validators.get(schemaId);
       if (!validator) throw new Error(`unknown step schema ${schemaId}`);
       return validator(data) ? null : (validator.errors ?? []);
+    },
+    coerce(schemaId, data) {
+      const coercer = coercers.get(schemaId);
+      if (!coercer) throw new Error(`unknown step schema ${schemaId}`);
+      coercer(data);
     },
   };
 }

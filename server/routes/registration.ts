@@ -127,6 +127,8 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         // Uploaded files go to the step's rule; the JSON Schema sees the other fields.
         const uploads = Object.fromEntries(Object.entries(fields).filter(([, v]) => isUploadedFile(v))) as Record<string, UploadedFile>;
         const data = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isUploadedFile(v)));
+        // Multipart sends text only: its fields take the schema's types (civil status: is_married "true" → true).
+        if (request.isMultipart()) registry.coerce(step.schema, data);
         validateStep(step, data);
         const extra = (await STEP_RULES[endpoint]?.({ app, body: data, request: row, files: uploads })) ?? {};
         const formData = { ...row.formData };

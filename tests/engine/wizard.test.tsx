@@ -110,6 +110,23 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     expect(calls[0].body).toEqual({ is_married: false, marital_status_id: null, current_step_identifier: 'requesting-company-step-4' });
   });
 
+  it('civil status goes as multipart, as the spec gives the call (001 §7): the text fields, null left out', async () => {
+    const { api } = fakeApi(request('requesting-company-step-4'));
+    const forms: { url: string; fields: Record<string, FormDataEntryValue> }[] = [];
+    api.postForm = vi.fn(async (url: string, form: FormData) => {
+      forms.push({ url, fields: Object.fromEntries(form.entries()) });
+      return request('requesting-company-step-5') as never;
+    });
+    renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Căsătorit(ă)' }));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Separația de bunuri' }));
+    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button('Pasul următor'));
+    await waitFor(() => expect(forms).toHaveLength(1));
+    expect(forms[0].url).toBe('/api/registration/collect/civil-status');
+    expect(forms[0].fields).toEqual({ is_married: 'true', marital_status_id: expect.stringMatching(/^\d+$/), current_step_identifier: 'requesting-company-step-4' });
+  });
+
   it('card: "Trimite dosar" is disabled until a choice; a 422 shows under the field and clears on change', async () => {
     let attempts = 0;
     const { api } = fakeApi(request('requesting-company-step-8'), {

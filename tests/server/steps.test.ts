@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { auth, placeAtStep, registerUser, testApp } from './helpers';
+import { multipartPayload } from './identity-helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -126,6 +127,29 @@ describe('civil status: POST /api/registration/collect/civil-status', () => {
     await placeAtStep(app, user, step);
     const res = await post(user.token, '/api/registration/collect/civil-status', { is_married: true, marital_status_id: 2, current_step_identifier: step });
     expect(res.json().payload.form_data).toMatchObject({ is_married: true, marital_status_id: 2 });
+  });
+
+  it('takes the multipart body of the spec (001 §7): text fields become a boolean and an id; null is left out', async () => {
+    for (const [fields, expected] of [
+      [{ is_married: 'true', marital_status_id: '2' }, { is_married: true, marital_status_id: 2 }],
+      [{ is_married: 'false' }, { is_married: false, marital_status_id: null }],
+    ] as const) {
+      const user = await registerUser(app);
+      await placeAtStep(app, user, step);
+      const { payload, contentType } = await multipartPayload({ ...fields, current_step_identifier: step });
+      const res = await app.inject({ method: 'POST', url: '/api/registration/collect/civil-status', payload, headers: { ...auth(user.token), 'content-type': contentType } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().payload).toMatchObject({ step: 'requesting-company-step-5', form_data: expected });
+    }
+    const user = await registerUser(app);
+    await placeAtStep(app, user, step);
+    for (const fields of [{ is_married: 'poate' }, { is_married: 'true', marital_status_id: 'doi' }, { is_married: 'true' }] as Record<string, string>[]) {
+      const { payload, contentType } = await multipartPayload({ ...fields, current_step_identifier: step });
+      const res = await app.inject({ method: 'POST', url: '/api/registration/collect/civil-status', payload, headers: { ...auth(user.token), 'content-type': contentType } });
+      expect(res.statusCode).toBe(422);
+    }
+    const open = await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+    expect(open.json().payload.step).toBe(step);
   });
 
   it.each([
