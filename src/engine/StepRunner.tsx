@@ -158,6 +158,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     }
   }
 
+  const requiredHint = step.copy?.required && validator && !valid && !busy ? t(step.copy.required) : null;
   // A server error under a field the form shows is read there; only the others are repeated at the buttons.
   const unplacedError = Object.entries(serverErrors).find(([key]) => !shownFields.has(key.split('.')[0]))?.[1]?.[0];
   return (
@@ -209,6 +210,12 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           {failure ?? unplacedError}
         </Text>
       ) : null}
+      {/* Why next is disabled, where a step says it (`copy.required`: the questionnaire's "Bifează cel puțin o opțiune."). */}
+      {requiredHint ? (
+        <Text id={`${step.id}-required`} fontSize="sm" color="fg.muted">
+          {requiredHint}
+        </Text>
+      ) : null}
       <HStack justify="space-between" gap="3" wrap="wrap">
         {request.steps.previous ? (
           <Button variant="outline" onClick={() => void previous()} disabled={busy}>
@@ -218,7 +225,13 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           <span />
         )}
         {pending ? null : (
-          <Button colorPalette="blue" onClick={() => void submit()} disabled={!valid || busy || hasErrors} loading={busy}>
+          <Button
+            colorPalette="blue"
+            onClick={() => void submit()}
+            disabled={!valid || busy || hasErrors}
+            loading={busy}
+            aria-describedby={requiredHint ? `${step.id}-required` : undefined}
+          >
             {step.copy?.submitShort ? (
               // A shorter label under 1280 px (spec 001 §9: the pricing button's short form).
               <>

@@ -1,6 +1,6 @@
-const TRANSLATED = new Set(['ui:title', 'ui:description', 'ui:help', 'ui:placeholder', 'submitText']);
+const TRANSLATED = new Set(['ui:title', 'ui:description', 'ui:help', 'ui:placeholder']);
 
-/** A uiSchema with its locale keys (ui:title, ui:description, ui:help, ui:placeholder, submitText) translated. */
+/** A uiSchema with its locale keys (ui:title, ui:description, ui:help, ui:placeholder) translated. */
 export function translateUiSchema<T>(uiSchema: T, t: (key: string) => string): T {
   if (Array.isArray(uiSchema)) return uiSchema.map((v) => translateUiSchema(v, t)) as T;
   if (!uiSchema || typeof uiSchema !== 'object') return uiSchema;

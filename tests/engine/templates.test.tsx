@@ -32,9 +32,9 @@ describe('engine templates', () => {
   });
 
   it('translate the locale keys of a uiSchema and nest dotted error keys', () => {
-    expect(translateUiSchema({ a: { 'ui:title': 'k:x', other: 'k:y' }, 'ui:submitButtonOptions': { submitText: 'k:z' } }, (k) => `T(${k})`)).toEqual({
+    expect(translateUiSchema({ a: { 'ui:title': 'k:x', other: 'k:y' }, b: { 'ui:help': 'k:h' } }, (k) => `T(${k})`)).toEqual({
       a: { 'ui:title': 'T(k:x)', other: 'k:y' },
-      'ui:submitButtonOptions': { submitText: 'T(k:z)' },
+      b: { 'ui:help': 'T(k:h)' },
     });
     expect(toErrorSchema({ 'files.0': ['Formatul nu este acceptat.', 'b'], email: ['x'] })).toEqual({
       files: { 0: { __errors: ['Formatul nu este acceptat.'] } },

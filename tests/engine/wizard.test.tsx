@@ -31,6 +31,9 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     await screen.findByText('Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:');
     const next = await screen.findByRole('button', { name: 'Mergi la următorul pas' });
     expect(next.hasAttribute('disabled')).toBe(true);
+    // The flow file's copy.required says why.
+    const hint = await screen.findByText('Bifează cel puțin o opțiune.');
+    expect(next.getAttribute('aria-describedby')).toBe(hint.id);
 
     const sells = await screen.findByRole('checkbox', { name: /Voi vinde produse/ });
     const vat = screen.getByRole('checkbox', { name: /Voi fi plătitor de TVA/ });
@@ -50,6 +53,7 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     fireEvent.click(none);
 
     await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
+    expect(screen.queryByText('Bifează cel puțin o opțiune.')).toBeNull();
     fireEvent.click(button('Mergi la următorul pas'));
     await screen.findByRole('heading', { name: 'Totul începe cu buletinul tău' });
     expect(calls).toEqual([{ url: '/api/registration/open', body: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }]);

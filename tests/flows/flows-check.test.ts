@@ -27,6 +27,11 @@ describe('npm run flows:check', () => {
     expect(problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'flows/new-pfa.json', path: '#/steps/2/path' }));
   });
 
+  it('refuses a button label in ui:submitButtonOptions (the engine draws the buttons: their label is copy.submit)', () => {
+    const problems = checkFlows(withNewFlow((f) => (f.steps[8].uiSchema['ui:submitButtonOptions'] = { submitText: 'steps:card.submit' })));
+    expect(problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'flows/new-pfa.json', path: '#/steps/8/uiSchema' }));
+  });
+
   it('reports an unknown widget on a ready step, a missing locale key, a bad example and an unknown endpoint', () => {
     const problems = checkFlows(
       withNewFlow((f) => {
