@@ -162,7 +162,7 @@ export const drivers: Record<string, Driver> = {
     await pick(page, 'radio', activity.name);
   },
   async civilStatus(page, value, { request }) {
-    await page.getByRole('button', { name: value.is_married ? 'Căsătorit(ă)' : 'Necăsătorit(ă)' }).click();
+    await page.getByRole('button', { name: value.is_married ? 'Căsătorit(ă)' : 'Necăsătorit(ă)', exact: true }).click();
     if (value.is_married) {
       const { data } = await payload<{ data: { id: number; display_name: string }[] }>(request, '/api/nomenclature/marital-status/index');
       await pick(page, 'radio', data.find((m) => m.id === value.marital_status_id)!.display_name);
