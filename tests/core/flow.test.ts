@@ -135,6 +135,24 @@ describe('existing-pfa.json', () => {
     }
   });
 
+  it('partner variants: the unaffiliated pricing title, and each partner walks with its own price', () => {
+    const pricing = (partner: string) => {
+      const flow = resolveFlow(existingPfa, ctx({ partner, unaffiliated: partner === 'neafiliat' }));
+      return { variants: flow.variants, step: flow.steps.find((s) => s.id === 'existing-company-step-4')! };
+    };
+    const unaffiliated = pricing('neafiliat');
+    expect(unaffiliated.variants).toEqual(['unaffiliated']);
+    expect(unaffiliated.step.title).toBe('steps:pricing.titleUnaffiliated');
+    expect(unaffiliated.step.examples).toEqual([{ selected_stripe_id: 'price_ghiseu_standard_monthly' }]);
+    const icredit = pricing('icredit');
+    expect(icredit.variants).toEqual(['icredit']);
+    expect(icredit.step.title).not.toBe('steps:pricing.titleUnaffiliated');
+    expect(icredit.step.examples).toEqual([{ selected_stripe_id: 'price_ghiseu_icredit_monthly' }]);
+    const courier = pricing('curier');
+    expect(courier.variants).toEqual(['courier-partner']);
+    expect(courier.step.examples).toEqual([{ selected_stripe_id: 'price_ghiseu_curier_monthly' }]);
+  });
+
   it('once paid the pricing step drops out: a request there stands at the identity step, whose previous is step 3', () => {
     expect(evaluate({ paid: true }, ctx({ paid: true }))).toBe(true);
     expect(evaluate({ paid: true }, ctx())).toBe(false);
