@@ -1,8 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Combobox, createListCollection, Field, HStack, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Combobox, createListCollection, Field, Portal, Text } from '@chakra-ui/react';
 import type { CaenCode, CaenService } from '../types';
 import { FieldErrors } from '../shared/FieldErrors';
+import { ListLoading } from '../shared/ListLoading';
 
 /** Spec 001 §5, §9: search from 3 characters, 300 ms after the last keystroke, pages of 25. */
 export const CAEN_MIN_SEARCH = 3;
@@ -154,10 +155,7 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
               }}
             >
               {loading && collection.items.length === 0 ? (
-                <HStack px="3" py="2" gap="2">
-                  <Spinner size="sm" />
-                  <Text fontSize="sm">{texts.loading}</Text>
-                </HStack>
+                <ListLoading size="sm" text={texts.loading} />
               ) : failed && !loading ? (
                 <Text px="3" py="2" fontSize="sm" color="fg.error">
                   {texts.failed}
@@ -169,26 +167,14 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
               ) : (
                 <>
                   {/* A new search keeps the last answer listed (and choosable) until its own arrives. */}
-                  {loading ? (
-                    <HStack px="3" py="2" gap="2">
-                      <Spinner size="xs" />
-                      <Text fontSize="sm">{texts.loading}</Text>
-                    </HStack>
-                  ) : (
-                    <Combobox.Empty>{texts.empty}</Combobox.Empty>
-                  )}
+                  {loading ? <ListLoading text={texts.loading} /> : <Combobox.Empty>{texts.empty}</Combobox.Empty>}
                   {collection.items.map((item) => (
                     <Combobox.Item item={item} key={item.id}>
                       <Combobox.ItemText>{caenLabel(item)}</Combobox.ItemText>
                       <Combobox.ItemIndicator />
                     </Combobox.Item>
                   ))}
-                  {loadingMore ? (
-                    <HStack px="3" py="2" gap="2">
-                      <Spinner size="xs" />
-                      <Text fontSize="sm">{texts.loadingMore}</Text>
-                    </HStack>
-                  ) : null}
+                  {loadingMore ? <ListLoading text={texts.loadingMore} /> : null}
                 </>
               )}
             </Combobox.Content>

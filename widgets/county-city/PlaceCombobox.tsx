@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type UIEvent } from 'react';
 import { flushSync } from 'react-dom';
-import { Combobox, createListCollection, Field, HStack, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Combobox, createListCollection, Field, Portal, Text } from '@chakra-ui/react';
 import { FieldErrors } from '../shared/FieldErrors';
+import { ListLoading } from '../shared/ListLoading';
 
 /** Spec 000 §9: the list asks for its next page once scrolling has paused for 300 ms near its end. */
 export const SCROLL_DEBOUNCE_MS = 300;
@@ -140,10 +141,7 @@ export function PlaceCombobox(props: PlaceComboboxProps) {
           <Combobox.Positioner>
             <Combobox.Content maxH="64" overflowY="auto" onScroll={onScroll} aria-busy={loading || loadingMore || undefined}>
               {loading && collection.items.length === 0 ? (
-                <HStack px="3" py="2" gap="2">
-                  <Spinner size="sm" />
-                  <Text fontSize="sm">{texts.loading}</Text>
-                </HStack>
+                <ListLoading size="sm" text={texts.loading} />
               ) : failed && !loading ? (
                 <Text px="3" py="2" fontSize="sm" color="fg.error">
                   {texts.failed}
@@ -151,26 +149,14 @@ export function PlaceCombobox(props: PlaceComboboxProps) {
               ) : (
                 <>
                   {/* A new search keeps the last answer listed (and choosable) until its own arrives. */}
-                  {loading ? (
-                    <HStack px="3" py="2" gap="2">
-                      <Spinner size="xs" />
-                      <Text fontSize="sm">{texts.loading}</Text>
-                    </HStack>
-                  ) : (
-                    <Combobox.Empty>{texts.empty}</Combobox.Empty>
-                  )}
+                  {loading ? <ListLoading text={texts.loading} /> : <Combobox.Empty>{texts.empty}</Combobox.Empty>}
                   {collection.items.map((item) => (
                     <Combobox.Item item={item} key={item.id}>
                       <Combobox.ItemText>{item.name}</Combobox.ItemText>
                       <Combobox.ItemIndicator />
                     </Combobox.Item>
                   ))}
-                  {loadingMore ? (
-                    <HStack px="3" py="2" gap="2">
-                      <Spinner size="xs" />
-                      <Text fontSize="sm">{texts.loadingMore}</Text>
-                    </HStack>
-                  ) : null}
+                  {loadingMore ? <ListLoading text={texts.loadingMore} /> : null}
                 </>
               )}
             </Combobox.Content>
