@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
-import { stepsInfo } from '../../src/core/flow';
+import { currentStep } from '../../src/core/flow';
 import { userMeta } from '../db/schema';
 import { notFound } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
@@ -40,7 +40,7 @@ async function emptyBody(request: FastifyRequest): Promise<void> {
 export default (async (app) => {
   app.post<DeleteBody>('/registration/delete/diploma-documents', { preHandler: app.authenticate, schema: deleteSchema }, async (request) => {
     const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, app.flows.byType[2]);
-    const current = resolved.steps[stepsInfo(resolved, row.step).current.index];
+    const current = currentStep(resolved, row.step);
     const sent = request.body.current_step_identifier;
     if ((sent && sent !== current.id) || current.submit.endpoint !== DOCUMENTS_ENDPOINT) throw staleStep(await serialize());
     const removed = await deleteRequestDocument(app, row, request.body.file_id);

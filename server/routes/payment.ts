@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type Stripe from 'stripe';
-import { stepsInfo, type ResolvedFlow } from '../../src/core/flow';
+import { currentStep, stepsInfo, type ResolvedFlow } from '../../src/core/flow';
 import { partnerPrices, payments, registrationRequests } from '../db/schema';
 import { FieldValidationError, HttpError, notFound } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
@@ -26,7 +26,7 @@ export const PAYMENT_MESSAGES = {
 export type RedirectErrorCode = 'already_paid' | 'payment_unavailable';
 
 function isPaymentStep(resolved: ResolvedFlow, row: RequestRow): boolean {
-  const step = resolved.steps[stepsInfo(resolved, row.step).current.index];
+  const step = currentStep(resolved, row.step);
   return step.submit.then?.endpoint === REDIRECT_ENDPOINT;
 }
 

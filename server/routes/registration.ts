@@ -10,7 +10,7 @@ import { STEP_RULES } from '../registration/step-rules';
 import type { FlowRegistry } from '../flows/registry';
 
 /** steps/next at a step with `submit.advance: false` (only the pricing step: the payment moves it on). */
-export const STEP_LEFT_BY_ITSELF = 'Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.';
+const STEP_LEFT_BY_ITSELF = 'Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.';
 
 const stepBody = {
   type: 'object',

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { stepsInfo, type Flow } from '../../src/core/flow';
+import { currentStep, type Flow } from '../../src/core/flow';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest, moveRequest, staleStep } from '../registration/requests';
 import { SIGNATURE_ENDPOINTS, SIGNATURE_MESSAGES, deleteSignatureFile, signatureFileIdOf } from '../registration/signature';
@@ -24,7 +24,7 @@ async function emptyBody(request: FastifyRequest): Promise<void> {
 export default (async (app) => {
   const deleteSignature = (flow: Flow) => async (request: FastifyRequest<DeleteBody>) => {
     const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
-    const current = resolved.steps[stepsInfo(resolved, row.step).current.index];
+    const current = currentStep(resolved, row.step);
     const sent = request.body.current_step_identifier;
     if ((sent && sent !== current.id) || !SIGNATURE_ENDPOINTS.includes(current.submit.endpoint)) throw staleStep(await serialize());
     const savedId = signatureFileIdOf(row.formData);

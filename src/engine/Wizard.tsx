@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
 import { routePath } from '../core/routes';
-import { guardDecision, progress, requestContext, resolveFlow, stepByPath, stepsInfo, type Flow, type ResolvedFlow } from '../core/flow';
+import { currentStep, guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '../core/flow';
 import type { RegistrationRequest } from '../core/api-types';
 import type { RegistrationTypeValue } from '../core/registration';
 import type { StepServices } from '../../widgets/types';
@@ -65,9 +65,8 @@ export function Wizard({ registrationType, flow: flowFile, api, services, onStal
       if (options?.stale) onStale?.();
       // The answer names where the request stands: go there (the guard would too, but not from an unguarded step).
       if (next.paid && flow.paidRoute) return;
-      const after = resolveFlow(flow, requestContext(next));
-      const current = after.steps[stepsInfo(after, next.step).current.index];
-      if (current && current.path !== location.pathname) navigate(current.path, { replace: true });
+      const current = currentStep(resolveFlow(flow, requestContext(next)), next.step);
+      if (current.path !== location.pathname) navigate(current.path, { replace: true });
     },
     [onStale, flow, location.pathname, navigate],
   );

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { registrationRequests, users } from '../../server/db/schema';
 import { readFlows } from '../../server/flows/registry';
-import { auth, placeAtStep, registerUser, requestRowOf, testApp, type RegisteredUser } from './helpers';
+import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
 
 const flowFiles = () => readFlows().map(({ flow }) => flow);
 
@@ -200,11 +200,11 @@ describe('every step endpoint of both flow files', () => {
     const user = await registerUser(app, { type });
     const elsewhere = steps.find((s) => s.type === type && s.id !== id && s.endpoint !== endpoint)!.id;
     await placeAtStep(app, user, elsewhere);
-    const before = await requestRowOf(app, user);
+    const before = await requestRow(user);
     const res = await post(user.token, endpoint, { current_step_identifier: id });
     expect(res.statusCode, multipart ? 'multipart endpoints take JSON too' : undefined).toBe(409);
     expect(res.json().payload.step).toBe(elsewhere);
-    const after = await requestRowOf(app, user);
+    const after = await requestRow(user);
     expect(after.version).toBe(before.version);
     expect(after.formData).toEqual(before.formData);
   });

@@ -31,6 +31,11 @@ export function stepsInfo(flow: ResolvedFlow, currentId: string): StepsInfo {
   };
 }
 
+/** The step a request stands at, as the resolved flow has it (a dropped step counts as the next one kept). */
+export function currentStep(flow: ResolvedFlow, serverStepId: string): FlowStep {
+  return flow.steps[stepsInfo(flow, serverStepId).current.index];
+}
+
 export function nextStepId(flow: ResolvedFlow, currentId: string): string | null {
   return stepsInfo(flow, currentId).next?.identifier ?? null;
 }
@@ -47,7 +52,7 @@ export type GuardDecision = { action: 'stay' } | { action: 'redirect'; path: str
  * only the later steps behind the guard) stays open at its own address whatever the server's step.
  */
 export function guardDecision(flow: ResolvedFlow, routeStepId: string | null, serverStepId: string): GuardDecision {
-  const current = flow.steps[stepsInfo(flow, serverStepId).current.index];
+  const current = currentStep(flow, serverStepId);
   if (routeStepId === current.id) return { action: 'stay' };
   if (routeStepId && flow.steps.some((s) => s.id === routeStepId && s.guarded === false)) return { action: 'stay' };
   return { action: 'redirect', path: current.path, stepId: current.id };

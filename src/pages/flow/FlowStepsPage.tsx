@@ -9,6 +9,7 @@ import { session, useSession } from '../../app/session';
 import { toaster } from '../../app/toaster';
 import { useFlowProgress } from '../../app/flow-progress';
 import { usePageTitle, useT } from '../../app/useT';
+import { stepByPath } from '../../core/flow';
 import { STATIC_ROUTES } from '../../core/routes';
 import { FLOWS } from '../../engine/flows';
 import { Wizard } from '../../engine/Wizard';
@@ -30,8 +31,7 @@ export function FlowStepsPage() {
   const { pathname } = useLocation();
   // The flow's own address or one of its step addresses (any variant's): anything else is a 404 (spec 000 §2.3).
   const flow = FLOWS[registrationType];
-  const address = pathname.replace(/\/+$/, '');
-  const known = address === flow.basePath || flow.steps.some((step) => step.path === address);
+  const known = pathname.replace(/\/+$/, '') === flow.basePath || stepByPath(flow, pathname) !== null;
   usePageTitle(!known ? t('notFound.title') : copyReady ? t(flow.title) : '');
 
   useEffect(() => {

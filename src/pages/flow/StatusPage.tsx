@@ -174,12 +174,11 @@ function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; 
  */
 export function StatusPage() {
   const t = useT('pages');
-  const tc = useT('common');
   const { i18n } = useTranslation();
   usePageTitle(t('status.pageTitle'));
   const { setProgress } = useFlowProgress();
   // The dossier is sent and paid: the wrapper's bar shows every step done.
-  useEffect(() => setProgress({ value: 100, label: tc('flows.progressDone') }), [setProgress, tc]);
+  useEffect(() => setProgress({ value: 100, label: t('common:flows.progressDone') }), [setProgress, t]);
   const { data: request, error } = useSWR(OPEN_PATH, (path: string) => api.get<RegistrationRequest>(path, { timestamp: Date.now() }), {
     refreshInterval: STATUS_POLL_MS,
     revalidateOnFocus: true,
