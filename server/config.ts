@@ -2,7 +2,10 @@ import path from 'node:path';
 
 /** Every setting of the server, read once from the environment (README "Configuration"). */
 export interface AppConfig {
+  /** NODE_ENV=production: no development-only routes (outbox, simulated payment). */
+  production: boolean;
   port: number;
+  /** Listen address: `localhost` in development (nobody else on the network reaches it), 0.0.0.0 in production. */
   host: string;
   /**
    * Which proxies may name the client in X-Forwarded-For (Fastify's trustProxy): false (default)
@@ -88,9 +91,11 @@ function list(value: string | undefined): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 3000);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const production = env.NODE_ENV === 'production';
   return {
+    production,
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host: env.HOST || (production ? '0.0.0.0' : 'localhost'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     dataDir: env.DATA_DIR ?? path.resolve('data'),
     databaseUrl: env.DATABASE_URL || null,

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { readOutbox } from '../mail/mailer';
 import { escapeHtml } from '../mail/templates';
+import { onlyFromLoopback } from '../lib/loopback';
 
 /**
- * The mail outbox for local use and tests: registered only while mails stay in the database
- * (no SMTP_URL). With SMTP configured these routes do not exist.
+ * The mail outbox for local use and tests: registered only in development while mails stay in the
+ * database (no SMTP_URL), and answering only clients on this machine (it holds every user's reset
+ * and verification links). With SMTP configured or in production these routes do not exist.
  */
 export default (async (app) => {
-  if (app.mailer.kind !== 'outbox') return;
+  if (app.mailer.kind !== 'outbox' || app.config.production) return;
+  app.addHook('preHandler', onlyFromLoopback);
 
   app.get<{ Querystring: { to?: string } }>(
     '/api/dev/outbox',

@@ -9,6 +9,7 @@ import { loadRequest, staleStep, type PartnerRow, type RequestRow } from '../reg
 import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRow } from '../payment/service';
 import { PAID_EVENTS, StripeCheckout } from '../payment/stripe';
 import { PaymentProviderError } from '../payment/types';
+import { onlyFromLoopback } from '../lib/loopback';
 
 /** The step that is paid for: its submit's follow-up call is the payment redirect. */
 export const REDIRECT_ENDPOINT = '/api/stripe/redirect';
@@ -118,7 +119,7 @@ export default (async (app) => {
    */
   app.post<{ Body: { current_step_identifier: string } }>(
     '/stripe/pay/simulate',
-    { preHandler: app.authenticate, schema: { body: stepBody } },
+    { preHandler: [onlyFromLoopback, app.authenticate], schema: { body: stepBody } },
     async (request) => {
       if (provider.name !== 'builtin') throw notFound(PAYMENT_MESSAGES.simulateUnavailable);
       const user = request.user as UserRow;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { registrationRequests, users } from '../../server/db/schema';
+import { onlyFromLoopback } from '../../server/lib/loopback';
 
 /**
  * Test-only routes of the e2e server (registered by tests/e2e/serve.ts, never by server/app.ts):
@@ -10,6 +11,10 @@ import { registrationRequests, users } from '../../server/db/schema';
  * cannot write the embedded database itself (PGlite lives inside the server process).
  */
 export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
+  // Like every development-only route: only for clients on this machine.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/__test/')) await onlyFromLoopback(request, reply);
+  });
   app.post<{ Body: { step: string; form_data?: Record<string, unknown> } }>(
     '/__test/place-at-step',
     {

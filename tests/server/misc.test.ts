@@ -58,6 +58,45 @@ describe('dev outbox', () => {
     expect(page.body).toContain(a.email);
   });
 
+  it('answers only clients on this machine: from another address it is a 404 with no mail in it', async () => {
+    const victim = await registerUser(app);
+    await app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: victim.email } });
+    for (const remoteAddress of ['203.0.113.7', '192.168.1.20', '::ffff:10.0.0.5', '2001:db8::1']) {
+      for (const url of [`/api/dev/outbox?to=${encodeURIComponent(victim.email)}`, '/api/dev/outbox', '/dev/outbox']) {
+        const res = await app.inject({ method: 'GET', url, remoteAddress });
+        expect(res.statusCode, `${remoteAddress} ${url}`).toBe(404);
+        expect(res.body).not.toContain(victim.email);
+        expect(res.body).not.toContain('/password/reset');
+      }
+    }
+    for (const remoteAddress of ['127.0.0.1', '127.0.1.1', '::1', '::ffff:127.0.0.1']) {
+      const res = await app.inject({ method: 'GET', url: `/api/dev/outbox?to=${encodeURIComponent(victim.email)}`, remoteAddress });
+      expect(res.statusCode, remoteAddress).toBe(200);
+    }
+  });
+
+  it('a proxy on this machine does not open it: the client it names must be on this machine too', async () => {
+    const proxied = await testApp({ trustProxy: ['127.0.0.1'] });
+    try {
+      const outside = await proxied.inject({ method: 'GET', url: '/api/dev/outbox', headers: { 'x-forwarded-for': '203.0.113.7' } });
+      expect(outside.statusCode).toBe(404);
+      const local = await proxied.inject({ method: 'GET', url: '/api/dev/outbox', headers: { 'x-forwarded-for': '127.0.0.1' } });
+      expect(local.statusCode).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('does not exist in production, not even for this machine', async () => {
+    const prodApp = await testApp({ production: true });
+    try {
+      expect((await prodApp.inject({ method: 'GET', url: '/api/dev/outbox' })).statusCode).toBe(404);
+      expect((await prodApp.inject({ method: 'GET', url: '/dev/outbox' })).statusCode).toBe(404);
+    } finally {
+      await prodApp.close();
+    }
+  });
+
   it('does not exist when SMTP is configured', async () => {
     const smtpApp = await testApp({ smtpUrl: 'smtp://127.0.0.1:2525' });
     try {

@@ -195,6 +195,19 @@ describe('payment with the built-in checkout (no Stripe configured)', () => {
     expect((await requestRow(app, user)).version).toBe(version);
   });
 
+  it('simulated payment answers only clients on this machine: from another address 404, nothing paid', async () => {
+    const user = await atPricing(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/stripe/pay/simulate',
+      payload: { current_step_identifier: NEW_PRICING },
+      headers: auth(user.token),
+      remoteAddress: '203.0.113.7',
+    });
+    expect(res.statusCode).toBe(404);
+    expect((await requestRow(app, user)).paid).toBe(false);
+  });
+
   it('has no Stripe webhook without Stripe', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } });
     expect(res.statusCode).toBe(404);
