@@ -44,14 +44,17 @@ export const IDENTITY_STEP_PATH: Record<RegistrationTypeValue, string> = {
   2: `${FLOW_BASE_PATH[2]}/1`,
 };
 
+/** Own keys only: `constructor`, `__proto__` or `toString` are properties of every object, not routes. */
+const has = (table: object, name: string) => Object.prototype.hasOwnProperty.call(table, name);
+
 export function isKnownRouteName(name: string): boolean {
-  return name in STATIC_ROUTES || name in stepRoutes || name === 'collect-user-profile-step';
+  return has(STATIC_ROUTES, name) || has(stepRoutes, name) || name === 'collect-user-profile-step';
 }
 
 /** Path of a named route, or null when the name is unknown. */
 export function routePath(name: string, registrationType?: RegistrationTypeValue): string | null {
-  if (name in STATIC_ROUTES) return STATIC_ROUTES[name as StaticRouteName];
-  if (name in stepRoutes) return stepRoutes[name];
+  if (has(STATIC_ROUTES, name)) return STATIC_ROUTES[name as StaticRouteName];
+  if (has(stepRoutes, name)) return stepRoutes[name];
   if (name === 'collect-user-profile-step') return IDENTITY_STEP_PATH[registrationType ?? 2];
   return null;
 }

@@ -54,6 +54,15 @@ describe('GET /api/user/auto-login-link + POST /api/auto-login', () => {
     expect(res.json().payload).toEqual({ redirect: ['Pagina cerută nu există.'] });
   });
 
+  it('refuses the names every object has (constructor, __proto__, toString, valueOf) as redirect', async () => {
+    const { token } = await registerUser(app);
+    for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+      const res = await link(token, name);
+      expect(res.statusCode, name).toBe(422);
+      expect(res.json().payload).toEqual({ redirect: ['Pagina cerută nu există.'] });
+    }
+  });
+
   it('needs a valid token to make a link', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/user/auto-login-link' })).statusCode).toBe(401);
   });
