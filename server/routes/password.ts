@@ -18,6 +18,7 @@ export default (async (app) => {
   app.post<{ Body: { email: string } }>(
     '/password/forgot',
     {
+      onRequest: app.addressLimit.forgotPassword,
       schema: {
         body: { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email', maxLength: 254 } } },
       },
