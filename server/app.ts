@@ -8,6 +8,7 @@ import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
 import { AttemptLimiter } from './lib/attempt-limiter';
+import { registerAddressLimits } from './lib/rate-limits';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
 import accountRoutes from './routes/accounts';
@@ -47,7 +48,7 @@ declare module 'fastify' {
     db: Db;
     database: Database;
     mailer: Mailer;
-    limits: { loginEmail: AttemptLimiter; loginAddress: AttemptLimiter; forgotEmail: AttemptLimiter };
+    limits: { loginEmail: AttemptLimiter; forgotEmail: AttemptLimiter };
     flows: FlowRegistry;
     /** Uploaded files' bytes (DATA_DIR/files, or memory for tests). */
     storage: FileStorage;
@@ -117,7 +118,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db));
   app.decorate('limits', {
     loginEmail: new AttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
-    loginAddress: new AttemptLimiter(config.loginMaxAttempts * 5, config.loginWindowMs),
     forgotEmail: new AttemptLimiter(5, config.loginWindowMs),
   });
 
@@ -154,6 +154,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
   await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
   await app.register(authPlugin);
+  // Per-address limits (login failures, registration, uploads, …): before the routes that use them.
+  await registerAddressLimits(app);
   await app.register(publicRoutes, { prefix: '/api' });
   await app.register(accountRoutes, { prefix: '/api' });
   await app.register(passwordRoutes, { prefix: '/api' });

@@ -35,11 +35,20 @@ export interface AppConfig {
   serveStatic: boolean;
   staticDir: string;
   logger: boolean;
-  /** Login attempts per e-mail and per client address in `loginWindowMs`. */
+  /** Failed logins per e-mail in `loginWindowMs` before that e-mail is locked (a password reset unlocks it). */
   loginMaxAttempts: number;
   loginWindowMs: number;
+  /** Failed logins per client address in `loginWindowMs` (successful logins are not counted). */
+  loginAddressMaxFailures: number;
+  /**
+   * Requests per client address per hour (429 + Retry-After beyond): registrations, forgot-password
+   * mails, identity sessions created, uploads (identity photos, documents, signature), company lookups.
+   */
+  rateLimits: RateLimits;
   /** Access tokens expire this many days after they were issued. */
   accessTokenTtlDays: number;
+  /** An access token unused for longer than this many minutes answers 401 (idle expiry). */
+  accessTokenIdleMinutes: number;
   /** HMAC key of the id_token handed to other applications by /auth; default: a key kept in DATA_DIR. */
   idTokenSecret: string | null;
   /** Bearer token of the operator API (`/api/ops/…`, `npm run ops`); default: a token kept in DATA_DIR/ops-token. */
@@ -63,6 +72,15 @@ export interface AppConfig {
   companyLookup: 'local' | 'anaf';
   /** ANAF public web services base URL (`COMPANY_LOOKUP=anaf`); tests point it at a fake. */
   anafApiUrl: string;
+}
+
+/** Per-address hourly limits (server/lib/rate-limits.ts). */
+export interface RateLimits {
+  register: number;
+  forgotPassword: number;
+  identitySession: number;
+  upload: number;
+  companyLookup: number;
 }
 
 function companyLookup(value: string | undefined): 'local' | 'anaf' {
@@ -114,7 +132,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logger: env.LOG !== '0' && env.NODE_ENV !== 'test',
     loginMaxAttempts: Number(env.LOGIN_MAX_ATTEMPTS ?? 10),
     loginWindowMs: Number(env.LOGIN_WINDOW_MS ?? 15 * 60 * 1000),
+    loginAddressMaxFailures: Number(env.LOGIN_ADDRESS_MAX_FAILURES ?? 50),
+    rateLimits: {
+      register: Number(env.REGISTER_LIMIT_PER_HOUR ?? 20),
+      forgotPassword: Number(env.FORGOT_PASSWORD_LIMIT_PER_HOUR ?? 20),
+      identitySession: Number(env.IDENTITY_SESSION_LIMIT_PER_HOUR ?? 30),
+      upload: Number(env.UPLOAD_LIMIT_PER_HOUR ?? 300),
+      companyLookup: Number(env.COMPANY_LOOKUP_LIMIT_PER_HOUR ?? 60),
+    },
     accessTokenTtlDays: Number(env.ACCESS_TOKEN_TTL_DAYS ?? 30),
+    accessTokenIdleMinutes: Number(env.ACCESS_TOKEN_IDLE_MINUTES ?? 120),
     idTokenSecret: env.ID_TOKEN_SECRET || null,
     opsToken: env.OPS_TOKEN || null,
     veriffApiKey: env.VERIFF_API_KEY || null,

@@ -95,6 +95,8 @@ export const tokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     usedAt: timestamp('used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** For access tokens: last request made with it (written at most once a minute); idle expiry counts from here. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('tokens_hash_unique').on(t.tokenHash), index('tokens_user_idx').on(t.userId, t.purpose)],
 );

@@ -1,7 +1,7 @@
 /**
- * Counts attempts per key in a fixed window (login per e-mail and per client address, forgot
- * password per e-mail). In memory: one server process. A deployment with several processes needs
- * a shared store (Redis) behind the same three methods.
+ * Counts attempts per key in a fixed window (failed logins per e-mail, forgot password per
+ * e-mail; the per-address limits are in rate-limits.ts). In memory: one server process. A
+ * deployment with several processes needs a shared store (Redis) behind the same three methods.
  */
 export class AttemptLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();

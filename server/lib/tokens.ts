@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { tokens, users } from '../db/schema';
 
@@ -49,6 +49,33 @@ export async function findToken(db: Db, secret: string, purpose: TokenPurpose) {
   return row ?? null;
 }
 
+/** Writing `last_used_at` at most this often per token: a request does not write the database each time. */
+export const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/**
+ * A live access token and its user, unless it has not been used for `idleMinutes` (idle expiry,
+ * counted from `last_used_at`, or from its creation when never used). Then marks it used, at most
+ * once a minute per token.
+ */
+export async function findAccessToken(db: Db, secret: string, idleMinutes: number, now = new Date()) {
+  const idleSince = new Date(now.getTime() - idleMinutes * 60 * 1000).toISOString();
+  const [row] = await db
+    .select({ token: tokens, user: users })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(and(live('access', secret), sql`coalesce(${tokens.lastUsedAt}, ${tokens.createdAt}) > ${idleSince}::timestamptz`));
+  if (!row) return null;
+  const touchedBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
+  if (!row.token.lastUsedAt || row.token.lastUsedAt < touchedBefore) {
+    // Conditional: of concurrent requests with the same token, one writes.
+    await db
+      .update(tokens)
+      .set({ lastUsedAt: now })
+      .where(and(eq(tokens.id, row.token.id), or(isNull(tokens.lastUsedAt), lt(tokens.lastUsedAt, touchedBefore))));
+  }
+  return row;
+}
+
 /**
  * Marks a single-use token as used; only the first caller wins (a concurrent second use gets
  * null), so a link can never be used twice.
@@ -68,9 +95,9 @@ export async function revokeToken(db: Db, tokenId: number): Promise<void> {
   await db.update(tokens).set({ revokedAt: new Date() }).where(eq(tokens.id, tokenId));
 }
 
-export async function revokeAllTokens(db: Db, userId: number, purpose: TokenPurpose): Promise<void> {
+export async function revokeAllTokens(db: Db, userId: number, purpose?: TokenPurpose): Promise<void> {
   await db
     .update(tokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(tokens.userId, userId), eq(tokens.purpose, purpose), isNull(tokens.revokedAt)));
+    .where(and(eq(tokens.userId, userId), purpose ? eq(tokens.purpose, purpose) : undefined, isNull(tokens.revokedAt)));
 }

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { findToken, type UserRow } from '../lib/tokens';
+import { findAccessToken, type UserRow } from '../lib/tokens';
 import { unauthorized } from '../lib/http-errors';
 
 declare module 'fastify' {
@@ -27,7 +27,8 @@ export default fp(async (app) => {
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const secret = bearerToken(request);
     if (!secret) throw unauthorized();
-    const found = await findToken(app.db, secret, 'access');
+    // Expired, revoked or idle for longer than ACCESS_TOKEN_IDLE_MINUTES: the same 401.
+    const found = await findAccessToken(app.db, secret, app.config.accessTokenIdleMinutes);
     if (!found) throw unauthorized();
     request.user = found.user;
     request.tokenId = found.token.id;

@@ -63,16 +63,17 @@ export default (async (app) => {
   /** Checks e-mail and password with the per-e-mail and per-address limits; returns the user or throws. */
   async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
     const key = normaliseEmail(email);
-    const blocked = Math.max(app.limits.loginEmail.blockedFor(key), app.limits.loginAddress.blockedFor(request.ip));
+    const blocked = Math.max(app.limits.loginEmail.blockedFor(key), await app.loginFailures.blockedFor(request));
     if (blocked > 0) {
       throw new HttpError(429, 'Prea multe încercări de autentificare. Te rugăm să încerci din nou peste câteva minute.', {
         retry_after: blocked,
       });
     }
-    app.limits.loginAddress.hit(request.ip);
     const [user] = await db.select().from(users).where(eq(users.email, key));
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    // Only failures count: many people signing in correctly from one office address are never limited.
     if (!user || !ok) {
+      await app.loginFailures.fail(request);
       app.limits.loginEmail.hit(key);
       throw new FieldValidationError({ email: [WRONG_CREDENTIALS] }, WRONG_CREDENTIALS);
     }
@@ -128,7 +129,7 @@ export default (async (app) => {
     return { message: 'Te-ai deconectat.', payload: null };
   });
 
-  app.post<{ Body: RegisterPayload }>('/register', { schema: { body: registerBody } }, async (request) => {
+  app.post<{ Body: RegisterPayload }>('/register', { onRequest: app.addressLimit.register, schema: { body: registerBody } }, async (request) => {
     const body = request.body;
     const email = normaliseEmail(body.email);
     const [partner] = await db.select().from(partners).where(eq(partners.id, body.partner_id));

@@ -73,7 +73,7 @@ export default (async (app) => {
   const auth = { onRequest: app.authenticate };
   const user = (request: FastifyRequest) => request.user as UserRow;
 
-  app.post('/veriff/create-veriff-session', { ...auth, preValidation: emptyBody, schema: { body: noBody } }, async (request) => {
+  app.post('/veriff/create-veriff-session', { onRequest: [app.authenticate, app.addressLimit.identitySession], preValidation: emptyBody, schema: { body: noBody } }, async (request) => {
     const session = await createSession(app, user(request).id);
     return { message: '', payload: { session_id: session.sessionId, custom_id: session.customId, status: session.status } };
   });
@@ -81,7 +81,7 @@ export default (async (app) => {
   app.post<{ Body: { session_id: string; context: IdentityContext; media_file: unknown } }>(
     '/veriff/upload-image',
     {
-      ...auth,
+      onRequest: [app.authenticate, app.addressLimit.upload],
       preValidation: multipartBody({
         fileFields: ['media_file'],
         maxFileBytes: app.config.idvMaxUploadBytes,

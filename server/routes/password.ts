@@ -18,6 +18,7 @@ export default (async (app) => {
   app.post<{ Body: { email: string } }>(
     '/password/forgot',
     {
+      onRequest: app.addressLimit.forgotPassword,
       schema: {
         body: { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email', maxLength: 254 } } },
       },
@@ -69,9 +70,9 @@ export default (async (app) => {
         throw new FieldValidationError({ token: ['Linkul de resetare a expirat sau a fost deja folosit. Cere unul nou.'] });
       }
       await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, found.user.id));
-      // A new password ends every open session.
-      await revokeAllTokens(db, found.user.id, 'access');
-      await revokeAllTokens(db, found.user.id, 'password_reset');
+      // Sign out everywhere: a new password ends every open session and voids every other link of the
+      // user (auto-login, e-mail verification, other reset links); the e-mail's login lock is lifted.
+      await revokeAllTokens(db, found.user.id);
       app.limits.loginEmail.reset(found.user.email);
       return { message: 'Parola a fost schimbată. Te poți autentifica cu noua parolă.', payload: null };
     },

@@ -7,6 +7,7 @@ import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipa
 import type { UserRow } from '../lib/tokens';
 import { flowContext, loadRequest, moveRequest, staleStep } from '../registration/requests';
 import { STEP_RULES } from '../registration/step-rules';
+import { COLLECT_COMPANY_ENDPOINT } from '../registration/company';
 import type { FlowRegistry } from '../flows/registry';
 
 /** steps/next at a step with `submit.advance: false` (only the pricing step: the payment moves it on). */
@@ -114,8 +115,12 @@ export default (async (app, options: { registry: FlowRegistry }) => {
 
     const multipart = multipartEndpoints(flow);
     for (const endpoint of readyEndpoints(flow)) {
-      // Multipart: sign-in is checked before the body is read.
-      const files = multipart.has(endpoint) ? { onRequest: app.authenticate, preValidation: multipartBody(STEP_UPLOADS) } : { preHandler: app.authenticate };
+      // Multipart: sign-in (then the per-address upload limit) is checked before the body is read.
+      const files = multipart.has(endpoint)
+        ? { onRequest: [app.authenticate, app.addressLimit.upload], preValidation: multipartBody(STEP_UPLOADS) }
+        : endpoint === COLLECT_COMPANY_ENDPOINT
+          ? { preHandler: [app.authenticate, app.addressLimit.companyLookup] }
+          : { preHandler: app.authenticate };
       app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { ...files, schema: { body: stepBody } }, async (request) => {
         const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
         const info = stepsInfo(resolved, row.step);

@@ -33,6 +33,13 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       PUBLIC_URL: 'http://localhost:3000',
       AUTH_CALLBACK_ORIGINS: CALLBACK_ORIGIN,
       SERVE_STATIC: '0',
+      // Every test registers its own users from 127.0.0.1: the per-address limits stay out of the way
+      // (the limit tests set them low explicitly).
+      REGISTER_LIMIT_PER_HOUR: '1000000',
+      FORGOT_PASSWORD_LIMIT_PER_HOUR: '1000000',
+      IDENTITY_SESSION_LIMIT_PER_HOUR: '1000000',
+      UPLOAD_LIMIT_PER_HOUR: '1000000',
+      COMPANY_LOOKUP_LIMIT_PER_HOUR: '1000000',
     }),
     databaseUrl: databaseUrl(),
     ...overrides,

@@ -6,7 +6,7 @@ import { auth, CALLBACK_ORIGIN, registerUser, testApp, uniqueEmail } from './hel
 
 let app: FastifyInstance;
 beforeAll(async () => {
-  app = await testApp({ loginMaxAttempts: 3 });
+  app = await testApp({ loginMaxAttempts: 3, loginAddressMaxFailures: 15 });
 });
 afterAll(() => app.close());
 
@@ -91,7 +91,7 @@ describe('POST /api/login', () => {
   });
 
   it('behind a trusted proxy (TRUST_PROXY) the limit follows the client the proxy names', async () => {
-    const proxied = await testApp({ loginMaxAttempts: 3, trustProxy: ['10.9.0.1'] });
+    const proxied = await testApp({ loginMaxAttempts: 3, loginAddressMaxFailures: 15, trustProxy: ['10.9.0.1'] });
     try {
       const through = (client: string) =>
         proxied.inject({
