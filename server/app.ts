@@ -10,6 +10,7 @@ import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './li
 import { AttemptLimiter } from './lib/attempt-limiter';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import accountRoutes from './routes/accounts';
 import passwordRoutes from './routes/password';
 import emailRoutes from './routes/email';
@@ -70,25 +71,6 @@ export interface BuildOptions {
   companies?: CompanyLookup;
 }
 
-/** Content-Security-Policy of every page: no inline or eval'd script (validators are precompiled). */
-function contentSecurityPolicy(config: AppConfig): string {
-  const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
-  return [
-    "default-src 'self'",
-    `script-src 'self'${widget}`,
-    // Chakra UI (emotion) injects <style> elements at run time.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self'${widget}`,
-    `frame-src 'self'${widget}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
 function hopsTrusted(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
@@ -121,15 +103,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     forgotEmail: new AttemptLimiter(5, config.loginWindowMs),
   });
 
-  const csp = contentSecurityPolicy(config);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('X-Frame-Options', 'DENY');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('Content-Security-Policy', csp);
-    }
-  });
+  registerSecurityHeaders(app, config);
 
   app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
     if (error instanceof FieldValidationError) {
