@@ -8,6 +8,7 @@ import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
 import { AttemptLimiter } from './lib/attempt-limiter';
+import { loggerOptions } from './lib/logging';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -69,6 +70,8 @@ export interface BuildOptions {
   identity?: IdentityProvider;
   payments?: PaymentProvider;
   companies?: CompanyLookup;
+  /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
+  logStream?: NodeJS.WritableStream;
 }
 
 function hopsTrusted(hops: number) {
@@ -78,7 +81,7 @@ function hopsTrusted(hops: number) {
 /** The whole HTTP application as one Fastify instance; `server.ts` only listens. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logger ? { level: 'info' } : false,
+    logger: config.logger || options.logStream ? loggerOptions(options.logStream) : false,
     // A number of hops is proxy-addr's "trust the n nearest": as a function, for Fastify's types.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
