@@ -11,7 +11,7 @@ import { AttemptLimiter } from './lib/attempt-limiter';
 import { loggerOptions } from './lib/logging';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
-import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerSecurityHeaders, sendAppPage } from './plugins/security-headers';
 import accountRoutes from './routes/accounts';
 import passwordRoutes from './routes/password';
 import emailRoutes from './routes/email';
@@ -175,7 +175,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
     }
     // Every other page is the browser app's: its router shows the page or the 404 copy.
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml));
+    return sendAppPage(reply.header('Cache-Control', 'no-cache'), indexHtml);
   });
 
   return app;

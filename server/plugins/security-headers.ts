@@ -1,17 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config';
 
 /**
  * Content-Security-Policy of every HTML answer: no inline or eval'd script (validators are
- * precompiled); the support widget's origin when one is configured.
+ * precompiled); the support widget's origin when one is configured. No inline styles either:
+ * the browser app's page carries a fresh nonce that Chakra UI's emotion puts on the <style>
+ * elements it adds (`sendAppPage`, src/app/style-nonce.ts); other HTML answers get none.
  */
-export function contentSecurityPolicy(config: AppConfig): string {
+export function contentSecurityPolicy(config: AppConfig, nonce?: string): string {
   const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
   return [
     "default-src 'self'",
     `script-src 'self'${widget}`,
-    // Chakra UI (emotion) injects <style> elements at run time (README "Headers": why 'unsafe-inline' stays).
-    "style-src 'self' 'unsafe-inline'",
+    `style-src 'self'${nonce ? ` 'nonce-${nonce}'` : ''}`,
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self'${widget}`,
@@ -74,8 +77,24 @@ export function registerSecurityHeaders(app: FastifyInstance, config: AppConfig)
     reply.header('Permissions-Policy', PERMISSIONS_POLICY);
     if (https) reply.header('Strict-Transport-Security', HSTS);
     if (isUncacheable(request.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html') && !reply.hasHeader('content-security-policy')) {
       reply.header('Content-Security-Policy', csp);
     }
   });
+}
+
+/** Where the browser app reads the nonce of its styles (src/app/style-nonce.ts). */
+export const NONCE_META = 'csp-nonce';
+
+/**
+ * Answers the browser app's index.html with a fresh style nonce: in the page (a
+ * `<meta property="csp-nonce">` before `</head>`) and in this answer's Content-Security-Policy.
+ */
+export async function sendAppPage(reply: FastifyReply, indexHtml: string): Promise<FastifyReply> {
+  const nonce = randomBytes(18).toString('base64');
+  const html = (await fs.readFile(indexHtml, 'utf8')).replace('</head>', `<meta property="${NONCE_META}" content="${nonce}">\n</head>`);
+  return reply
+    .header('Content-Security-Policy', contentSecurityPolicy(reply.server.config, nonce))
+    .type('text/html; charset=utf-8')
+    .send(html);
 }

@@ -51,7 +51,7 @@ describe('browser security headers', () => {
   let dir: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ghiseu-headers-'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Ghișeu</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>Ghișeu</title></head><body><div id="root"></div></body></html>');
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -77,6 +77,29 @@ describe('browser security headers', () => {
       expect(csp).toContain("script-src 'self';");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the app page: no inline style without the fresh nonce that the page itself carries', async () => {
+    const page = await testApp({ serveStatic: true, staticDir: dir });
+    try {
+      const nonces = [];
+      for (const url of ['/login', '/login']) {
+        const res = await page.inject({ method: 'GET', url });
+        const csp = String(res.headers['content-security-policy']);
+        expect(csp).not.toContain('unsafe-inline');
+        const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{24})';/.exec(csp)?.[1];
+        expect(nonce, csp).toBeDefined();
+        expect(res.body).toContain(`<meta property="csp-nonce" content="${nonce}">`);
+        expect(res.body).toContain('<div id="root">');
+        nonces.push(nonce);
+      }
+      expect(nonces[0]).not.toBe(nonces[1]);
+      // Other HTML answers (the dashboard stand-in) get no nonce and no inline style either.
+      const sso = await page.inject({ method: 'GET', url: '/sso/inventat' });
+      expect(String(sso.headers['content-security-policy'])).toContain("style-src 'self';");
     } finally {
       await page.close();
     }
