@@ -9,8 +9,10 @@ import { openDatabase, type Database, type Db } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
 import { AttemptLimiter } from './lib/attempt-limiter';
 import { registerAddressLimits } from './lib/rate-limits';
+import { loggerOptions } from './lib/logging';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
+import { registerSecurityHeaders, sendAppPage } from './plugins/security-headers';
 import accountRoutes from './routes/accounts';
 import passwordRoutes from './routes/password';
 import emailRoutes from './routes/email';
@@ -69,25 +71,8 @@ export interface BuildOptions {
   identity?: IdentityProvider;
   payments?: PaymentProvider;
   companies?: CompanyLookup;
-}
-
-/** Content-Security-Policy of every page: no inline or eval'd script (validators are precompiled). */
-function contentSecurityPolicy(config: AppConfig): string {
-  const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
-  return [
-    "default-src 'self'",
-    `script-src 'self'${widget}`,
-    // Chakra UI (emotion) injects <style> elements at run time.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self'${widget}`,
-    `frame-src 'self'${widget}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
+  logStream?: NodeJS.WritableStream;
 }
 
 function hopsTrusted(hops: number) {
@@ -97,7 +82,7 @@ function hopsTrusted(hops: number) {
 /** The whole HTTP application as one Fastify instance; `server.ts` only listens. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logger ? { level: 'info' } : false,
+    logger: config.logger || options.logStream ? loggerOptions(options.logStream) : false,
     // A number of hops is proxy-addr's "trust the n nearest": as a function, for Fastify's types.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -121,15 +106,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     forgotEmail: new AttemptLimiter(5, config.loginWindowMs),
   });
 
-  const csp = contentSecurityPolicy(config);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('X-Frame-Options', 'DENY');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('Content-Security-Policy', csp);
-    }
-  });
+  registerSecurityHeaders(app, config);
 
   app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
     if (error instanceof FieldValidationError) {
@@ -200,7 +177,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
     }
     // Every other page is the browser app's: its router shows the page or the 404 copy.
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml));
+    return sendAppPage(reply.header('Cache-Control', 'no-cache'), indexHtml);
   });
 
   return app;

@@ -2,6 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { files } from '../db/schema';
 import { newStorageKey } from '../storage/file-storage';
+import { FieldValidationError } from '../lib/http-errors';
+import { UnreadableImageError, stripMetadata } from './strip-metadata';
 
 export type FileRow = typeof files.$inferSelect;
 
@@ -18,12 +20,32 @@ function cleanName(name: string): string {
   return (cleaned || 'fisier').slice(0, 200);
 }
 
-/** Stores the bytes under a new random key and records the file as the user's. */
+export const UNREADABLE_IMAGE = 'Imaginea nu poate fi citită. Te rugăm să încarci o fotografie JPG, PNG, WebP sau HEIC.';
+
+/**
+ * The bytes of an upload as they will be stored: images without EXIF (GPS), XMP or comments
+ * (`stripMetadata`); an image that cannot be decoded is a 422 on `field`.
+ */
+export async function cleanUpload(data: Buffer, contentType: string, field: string): Promise<Buffer> {
+  try {
+    return await stripMetadata(data, contentType);
+  } catch (error) {
+    if (error instanceof UnreadableImageError) throw new FieldValidationError({ [field]: [UNREADABLE_IMAGE] }, UNREADABLE_IMAGE);
+    throw error;
+  }
+}
+
+/**
+ * Stores the bytes under a new random key and records the file as the user's. Images lose their
+ * metadata first (README "Personal data"), unless the caller already passed them through
+ * `cleanUpload` (`clean: true`); `field` names the form field of a 422 for an unreadable image.
+ */
 export async function saveFile(
   app: FastifyInstance,
   userId: number,
-  file: { data: Buffer; originalName: string; contentType: string },
+  upload: { data: Buffer; originalName: string; contentType: string; clean?: boolean; field?: string },
 ): Promise<FileRow> {
+  const file = { ...upload, data: upload.clean ? upload.data : await cleanUpload(upload.data, upload.contentType, upload.field ?? 'file') };
   const storageKey = newStorageKey();
   await app.storage.put(storageKey, file.data, file.contentType);
   try {

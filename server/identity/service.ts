@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config';
 import type { Db } from '../db';
 import { identitySessions, identityUploads, registrationRequests, users } from '../db/schema';
-import { deleteFiles, fileUrl, saveFile } from '../files/files';
+import { cleanUpload, deleteFiles, fileUrl, saveFile } from '../files/files';
 import { detectImageType } from '../lib/image-type';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import type { UploadedFile } from '../lib/multipart';
@@ -137,15 +137,18 @@ export async function uploadImage(
   if (!type) errors.media_file = [IDENTITY_MESSAGES.wrongType];
   if (Object.keys(errors).length || !type) throw new FieldValidationError(errors);
 
+  // The provider gets the same bytes as the store: without EXIF (GPS).
+  const data = await cleanUpload(input.file.data, type.contentType, 'media_file');
   const stored = await saveFile(app, userId, {
-    data: input.file.data,
+    data,
     originalName: input.file.filename || `${input.context}.${type.extension}`,
     contentType: type.contentType,
+    clean: true,
   });
   try {
     await providerFor(app, session).uploadMedia(session.sessionId, {
       context: input.context,
-      data: input.file.data,
+      data,
       contentType: type.contentType,
       fileName: stored.originalName,
     });

@@ -4,6 +4,7 @@ import { resolveFlow, type FlowStep } from '../../src/core/flow';
 import type { Db } from '../db';
 import { files, partners, requestDocuments, users } from '../db/schema';
 import { deleteFiles, fileUrl, saveFile } from '../files/files';
+import { stripMetadata } from '../files/strip-metadata';
 import { FieldValidationError } from '../lib/http-errors';
 import { detectDocumentType } from '../lib/image-type';
 import { indexedFiles, type UploadedFile } from '../lib/multipart';
@@ -104,7 +105,7 @@ function parseStatus(value: unknown): LicenceStatus | null {
 }
 
 /** Each file checked by content and size; the 422 keys are the browser's `files.N` / `driverLicenseFiles.N`. */
-function checkFiles(groups: { field: string; files: { index: number; file: UploadedFile }[] }[]) {
+async function checkFiles(groups: { field: string; files: { index: number; file: UploadedFile }[] }[]) {
   const errors: Record<string, string[]> = {};
   const accepted: Record<string, { file: UploadedFile; contentType: string }[]> = {};
   for (const { field, files: list } of groups) {
@@ -112,7 +113,12 @@ function checkFiles(groups: { field: string; files: { index: number; file: Uploa
     for (const { index, file } of list) {
       const type = detectDocumentType(file.data);
       if (!type || file.data.length === 0 || file.data.length > DOCUMENT_MAX_BYTES) errors[`${field}.${index}`] = [DOCUMENT_MESSAGES.rejected];
-      else accepted[field].push({ file, contentType: type.contentType });
+      else {
+        // Images are stored without their metadata (EXIF/GPS); one that cannot be decoded is refused here.
+        const data = await stripMetadata(file.data, type.contentType).catch(() => null);
+        if (data) accepted[field].push({ file: { ...file, data }, contentType: type.contentType });
+        else errors[`${field}.${index}`] = [DOCUMENT_MESSAGES.rejected];
+      }
     }
   }
   return { errors, accepted };
@@ -138,7 +144,7 @@ export const documentsRule: StepRule = async ({ app, body, request, files: uploa
   if (diplomas.length + licences.length > DOCUMENT_MAX_FILES) {
     throw new FieldValidationError({ files: [DOCUMENT_MESSAGES.tooMany] }, DOCUMENT_MESSAGES.tooMany);
   }
-  const { errors, accepted } = checkFiles([
+  const { errors, accepted } = await checkFiles([
     { field: 'files', files: diplomas },
     { field: 'driverLicenseFiles', files: licences },
   ]);
@@ -174,7 +180,7 @@ export const documentsRule: StepRule = async ({ app, body, request, files: uploa
     ...(status === 2 ? accepted.driverLicenseFiles.map((f) => ({ kind: 'driver_license' as const, ...f })) : []),
   ];
   for (const { kind, file, contentType } of toStore) {
-    const stored = await saveFile(app, request.userId, { data: file.data, originalName: file.filename || 'document', contentType });
+    const stored = await saveFile(app, request.userId, { data: file.data, originalName: file.filename || 'document', contentType, clean: true });
     try {
       await app.db.insert(requestDocuments).values({ requestId: request.id, fileId: stored.id, kind });
     } catch (error) {

@@ -228,9 +228,9 @@ export async function attachTradeRegisterDocuments(app: FastifyInstance, request
 
   const saved: number[] = [];
   try {
-    for (const { file } of uploads) {
+    for (const { key, file } of uploads) {
       const contentType = detectDocumentType(file.data)?.contentType ?? 'application/octet-stream';
-      const stored = await saveFile(app, request.userId, { data: file.data, originalName: file.filename || 'document', contentType });
+      const stored = await saveFile(app, request.userId, { data: file.data, originalName: file.filename || 'document', contentType, field: key });
       saved.push(stored.id);
       await app.db.insert(requestDocuments).values({ requestId: request.id, fileId: stored.id, kind: 'trade_register' });
     }

@@ -104,7 +104,7 @@ export default (async (app) => {
     }
     const user = await checkCredentials(request, email, password);
     const { secret } = await signIn(user, source || callback.origin);
-    const idToken = signIdToken(app, { sub: String(user.id), email: user.email, aud: source || callback.origin });
+    const idToken = await signIdToken(app, { sub: String(user.id), email: user.email, aud: source || callback.origin });
     callback.searchParams.set('id_token', idToken);
     callback.searchParams.set('access_token', secret);
     return {

@@ -42,8 +42,21 @@ export class LocalFileStorage implements FileStorage {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     // Written under a temporary name and renamed: a reader never sees half a file.
     const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    await fs.writeFile(temp, data, { mode: 0o600 });
+    // fsync before the rename, and of the folder after it: a crash leaves the old file or the whole new one.
+    const handle = await fs.open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temp, file);
+    const folder = await fs.open(path.dirname(file), 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

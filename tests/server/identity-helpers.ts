@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { auth } from './helpers';
 
-/** Tiny images: enough bytes for the magic-byte check (the server never decodes them). */
-export const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.from('0000000d494844520000000100000001080600000', 'hex'),
-  Buffer.alloc(32, 7),
-]);
-export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0', 'latin1'), Buffer.alloc(40, 3)]);
-export const WEBP = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ', 'latin1'), Buffer.alloc(24, 1)]);
+/**
+ * Tiny real images (2×2, made with sharp): the server decodes JPEG, PNG and WebP to store them
+ * without metadata, so the bytes it keeps are not these bytes.
+ */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWPQiFqgEbWAAUIBAB3mBIl3iaicAAAAAElFTkSuQmCC', 'base64');
+export const JPEG = Buffer.from(
+  '/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAACAAIDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABv/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIMAxHH/2Q==',
+  'base64',
+);
+export const WEBP = Buffer.from('UklGRjgAAABXRUJQVlA4ICwAAADwAQCdASoCAAIAAUAmJaACdLoB+AAF9AAA/vFNr/zNExzH7V//hV8bkLCgAA==', 'base64');
+/** Magic bytes only: sharp cannot decode HEIC, the server keeps it (without its Exif items). */
 export const HEIC = Buffer.concat([
   Buffer.from([0, 0, 0, 0x18]),
   Buffer.from('ftypheic', 'latin1'),

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppConfig } from '../config';
+
+/**
+ * Content-Security-Policy of every HTML answer: no inline or eval'd script (validators are
+ * precompiled); the support widget's origin when one is configured. No inline styles either:
+ * the browser app's page carries a fresh nonce that Chakra UI's emotion puts on the <style>
+ * elements it adds (`sendAppPage`, src/app/style-nonce.ts); other HTML answers get none.
+ */
+export function contentSecurityPolicy(config: AppConfig, nonce?: string): string {
+  const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self'${widget}`,
+    `style-src 'self'${nonce ? ` 'nonce-${nonce}'` : ''}`,
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${widget}`,
+    `frame-src 'self'${widget}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * Browser features: the camera for this origin only (the identity photos, spec 000 §5); everything
+ * else the app does not use is denied to it and to any frame.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=(self)',
+  'microphone=()',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'bluetooth=()',
+  'hid=()',
+  'midi=()',
+  'magnetometer=()',
+  'gyroscope=()',
+  'accelerometer=()',
+  'display-capture=()',
+  'screen-wake-lock=()',
+  'xr-spatial-tracking=()',
+  'browsing-topics=()',
+].join(', ');
+
+/** One year, the least browsers' preload lists accept. */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Answers that must never be kept by a browser or a proxy: every `/api/` answer (sessions, tokens,
+ * personal data; public lists too, for one rule that stays true) and the dashboard hand-over page
+ * `/sso/:token`. A route that sets its own Cache-Control (files: `private, no-store`) keeps it.
+ */
+export function isUncacheable(url: string): boolean {
+  const pathname = url.split('?')[0];
+  return pathname.startsWith('/api/') || pathname.startsWith('/sso/');
+}
+
+/**
+ * The security headers of every answer (README "Headers"). Hand-written rather than
+ * @fastify/helmet: helmet has no Permissions-Policy, and the CSP belongs on HTML answers only.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, config: AppConfig): void {
+  const csp = contentSecurityPolicy(config);
+  const https = new URL(config.publicUrl).protocol === 'https:';
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
+    if (https) reply.header('Strict-Transport-Security', HSTS);
+    if (isUncacheable(request.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html') && !reply.hasHeader('content-security-policy')) {
+      reply.header('Content-Security-Policy', csp);
+    }
+  });
+}
+
+/** Where the browser app reads the nonce of its styles (src/app/style-nonce.ts). */
+export const NONCE_META = 'csp-nonce';
+
+/**
+ * Answers the browser app's index.html with a fresh style nonce: in the page (a
+ * `<meta property="csp-nonce">` before `</head>`) and in this answer's Content-Security-Policy.
+ */
+export async function sendAppPage(reply: FastifyReply, indexHtml: string): Promise<FastifyReply> {
+  const nonce = randomBytes(18).toString('base64');
+  const html = (await fs.readFile(indexHtml, 'utf8')).replace('</head>', `<meta property="${NONCE_META}" content="${nonce}">\n</head>`);
+  return reply
+    .header('Content-Security-Policy', contentSecurityPolicy(reply.server.config, nonce))
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
