@@ -83,6 +83,16 @@ export function registerSecurityHeaders(app: FastifyInstance, config: AppConfig)
   });
 }
 
+/**
+ * For a server-rendered page with its own `<style nonce="…">` block (the built-in /sso page, the
+ * dev outbox): sets this answer's CSP with a fresh nonce and returns the nonce.
+ */
+export function styleNonce(reply: FastifyReply): string {
+  const nonce = randomBytes(18).toString('base64');
+  reply.header('Content-Security-Policy', contentSecurityPolicy(reply.server.config, nonce));
+  return nonce;
+}
+
 /** Where the browser app reads the nonce of its styles (src/app/style-nonce.ts). */
 export const NONCE_META = 'csp-nonce';
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { readOutbox } from '../mail/mailer';
 import { escapeHtml } from '../mail/templates';
 import { onlyFromLoopback } from '../lib/loopback';
+import { styleNonce } from '../plugins/security-headers';
 
 /**
  * The mail outbox for local use and tests: registered only in development while mails stay in the
@@ -29,8 +30,9 @@ export default (async (app) => {
       )
       .join('<hr>');
     return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="ro"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>Outbox</title></head>
-<body style="font-family:sans-serif;max-width:800px;margin:auto;padding:16px"><h1>Outbox (${mails.length})</h1>
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>Outbox</title>
+<style nonce="${styleNonce(reply)}">body{font-family:sans-serif;max-width:800px;margin:auto;padding:16px}pre{white-space:pre-wrap}</style></head>
+<body><h1>Outbox (${mails.length})</h1>
 <p>Mailurile trimise de aplicație cât timp nu este configurat SMTP (cele mai noi primele).</p>
 ${items || '<p>Niciun mail.</p>'}</body></html>`);
   });

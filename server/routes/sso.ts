@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findToken } from '../lib/tokens';
 import { escapeHtml } from '../mail/templates';
+import { styleNonce } from '../plugins/security-headers';
 
 /**
  * The built-in stand-in for the dashboard application: `/sso/:token` proves the hand-over by
@@ -20,6 +21,7 @@ export default (async (app) => {
       .code(found ? 200 : 401)
       .type('text/html; charset=utf-8')
       .send(`<!doctype html><html lang="ro"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Dashboard ${escapeHtml(app.config.productName)}</title></head><body style="font-family:sans-serif;max-width:640px;margin:auto;padding:16px">${body}</body></html>`);
+<title>Dashboard ${escapeHtml(app.config.productName)}</title>
+<style nonce="${styleNonce(reply)}">body{font-family:sans-serif;max-width:640px;margin:auto;padding:16px}</style></head><body>${body}</body></html>`);
   });
 }) satisfies FastifyPluginAsync;

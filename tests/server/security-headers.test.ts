@@ -97,9 +97,13 @@ describe('browser security headers', () => {
         nonces.push(nonce);
       }
       expect(nonces[0]).not.toBe(nonces[1]);
-      // Other HTML answers (the dashboard stand-in) get no nonce and no inline style either.
+      // Server-made pages (the dashboard stand-in) style themselves through a <style> block with their own nonce.
       const sso = await page.inject({ method: 'GET', url: '/sso/inventat' });
-      expect(String(sso.headers['content-security-policy'])).toContain("style-src 'self';");
+      const ssoCsp = String(sso.headers['content-security-policy']);
+      expect(ssoCsp).not.toContain('unsafe-inline');
+      const ssoNonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{24})';/.exec(ssoCsp)?.[1];
+      expect(sso.body).toContain(`<style nonce="${ssoNonce}">`);
+      expect(sso.body).not.toContain('style="');
     } finally {
       await page.close();
     }
