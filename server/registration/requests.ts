@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { resolveFlow, stepsInfo, type Flow, type FlowContext, type ResolvedFlow } from '../../src/core/flow';
@@ -108,6 +109,11 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
 
 export type SerializedRequest = Awaited<ReturnType<typeof serializeRequest>>;
 
+/** Whether the flow resolves alike for both rows (a move back or forth changes only the step). */
+function sameFlowContext(row: RequestRow, loaded: RequestRow): boolean {
+  return row === loaded || (row.paid === loaded.paid && isDeepStrictEqual(row.formData, loaded.formData));
+}
+
 /**
  * Loads the user's request with everything a route needs to decide and to answer: the request and
  * the partner in one query (two more the first time, when the request is created), the flow
@@ -132,7 +138,7 @@ export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flo
     partner,
     resolved,
     serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow) =>
-      serializeRequest(app.db, row, partner, rowFlow ?? (row === request ? resolved : resolveFlow(flow, flowContext(row, partner)))),
+      serializeRequest(app.db, row, partner, rowFlow ?? (sameFlowContext(row, request) ? resolved : resolveFlow(flow, flowContext(row, partner)))),
   };
 }
 
