@@ -31,7 +31,11 @@ type MediaRef = { id: number; url: string } | null;
 /** The identity part of a request's `media` (spec 000 §3 "Company request", 001 §3). */
 export async function identityMedia(db: Db, userId: number) {
   const session = await lastSession(db, userId);
-  const uploads = session ? await uploadsOf(db, session) : [];
+  return identityMediaOf(session ? await uploadsOf(db, session) : []);
+}
+
+/** The identity part of `media` from the last session's uploads (as `identityMedia` reads them). */
+export function identityMediaOf(uploads: Pick<IdentityUploadRow, 'context' | 'fileId'>[]) {
   const ref = (context: IdentityContext): MediaRef => {
     const upload = uploads.find((u) => u.context === context);
     return upload ? { id: upload.fileId, url: fileUrl(upload.fileId) } : null;

@@ -1,7 +1,8 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { scryptPool, type ScryptOptions } from './hash-pool';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+/** scrypt on the hashing threads (server/lib/hash-pool.ts), never on libuv's pool that file I/O needs. */
+const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) => scryptPool().scrypt(password, salt, keylen, options);
 /** scrypt cost: N=2^15, r=8, p=1 (OWASP's minimum recommendation), 64-byte key. */
 const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 64;

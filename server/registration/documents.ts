@@ -81,7 +81,11 @@ export async function requestDocumentFiles(db: Db, requestId: number, kind?: Doc
 
 /** `media.diploma_documents` and `media.driver_license` of the serialized request: `[{ id, name, url }]`. */
 export async function documentMedia(db: Db, request: RequestRow) {
-  const rows = await requestDocumentFiles(db, request.id);
+  return documentMediaOf(await requestDocumentFiles(db, request.id));
+}
+
+/** `media.diploma_documents` and `media.driver_license` from the request's document rows, oldest first. */
+export function documentMediaOf(rows: { id: number; name: string; kind: string }[]) {
   const list = (kind: DocumentKind) => rows.filter((r) => r.kind === kind).map((r) => ({ id: r.id, name: r.name, url: fileUrl(r.id) }));
   return { diploma_documents: list('diploma'), driver_license: list('driver_license') };
 }

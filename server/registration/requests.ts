@@ -1,14 +1,16 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { isDeepStrictEqual } from 'node:util';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { resolveFlow, stepsInfo, type Flow, type FlowContext, type ResolvedFlow } from '../../src/core/flow';
 import type { Db } from '../db';
-import { partnerPrices, partners, registrationRequests } from '../db/schema';
+import { partners, registrationRequests } from '../db/schema';
+import { fileUrl } from '../files/files';
 import { forbidden, HttpError } from '../lib/http-errors';
-import { identityMedia } from '../identity/queries';
-import { savedSignature } from './signature';
-import { documentMedia } from './documents';
-import { mailingAddressOf } from './mailing';
-import { timelineOf, tradeRegisterDocumentsOf } from './timeline';
+import { identityMediaOf } from '../identity/queries';
+import { signatureFileIdOf } from './signature';
+import { documentMediaOf } from './documents';
+import { timelineItemOf } from './timeline';
+import { requestExtras } from './request-extras';
 import { companyOf } from '../company/types';
 import type { UserRow } from '../lib/tokens';
 
@@ -46,16 +48,19 @@ export async function openRequest(app: FastifyInstance, user: UserRow, flow: Flo
   return created;
 }
 
-/** The request as the API returns it (spec 000 §3 "Company request", 001 §3). */
+/**
+ * The request as the API returns it (spec 000 §3 "Company request", 001 §3): one query
+ * (`requestExtras`) whatever the number of documents, photos or timeline items.
+ */
 export async function serializeRequest(db: Db, request: RequestRow, partner: PartnerRow, flow: ResolvedFlow) {
-  const prices = await db
-    .select()
-    .from(partnerPrices)
-    .where(eq(partnerPrices.partnerId, partner.id))
-    .orderBy(asc(partnerPrices.sortOrder));
+  const extras = await requestExtras(db, {
+    id: request.id,
+    userId: request.userId,
+    partnerId: partner.id,
+    signatureFileId: signatureFileIdOf(request.formData),
+  });
   const steps = stepsInfo(flow, request.step);
-  const media = await identityMedia(db, request.userId);
-  const signature = await savedSignature(db, request);
+  const signature = extras.signature_id === null ? null : { id: extras.signature_id, url: fileUrl(extras.signature_id) };
   return {
     id: request.id,
     registration_type: request.registrationType,
@@ -65,10 +70,11 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     form_data: request.formData,
     profile: request.profile,
     media: {
-      ...media,
+      ...identityMediaOf(extras.identity_uploads.map((u) => ({ context: u.context, fileId: u.file_id }))),
       signature_document: signature,
-      ...(await documentMedia(db, request)),
-      trade_register_documents: await tradeRegisterDocumentsOf(db, request),
+      ...documentMediaOf(extras.documents),
+      // The file must also be the applicant's: a document is never served to anyone else.
+      trade_register_documents: extras.documents.filter((d) => d.kind === 'trade_register' && d.own).map(({ id, name }) => ({ id, name })),
     },
     signature_file_id: signature?.id ?? null,
     /** The card answer (spec 001 §3 existing request: 1, 0 or null), also at the top level. */
@@ -76,10 +82,10 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
     paid: request.paid,
     paid_at: request.paidAt?.toISOString() ?? null,
     created_at: request.createdAt.toISOString(),
-    mailing_address: await mailingAddressOf(db, request.userId),
+    mailing_address: extras.mailing_address,
     /** The existing PFA found by its fiscal code (spec 001 §3 existing request "company"); null until then. */
     company: companyOf(request.formData),
-    status_timeline: await timelineOf(db, request.id),
+    status_timeline: extras.timeline.map(timelineItemOf),
     steps,
     variants: flow.variants,
     partner: {
@@ -89,11 +95,11 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
       is_unaffiliated: partner.isUnaffiliated,
       description: partner.description,
       footnote: partner.footnote,
-      prices: prices.map((p) => ({
+      prices: extras.prices.map((p) => ({
         id: p.id,
         description: p.description,
-        stripe_id: p.stripePriceId,
-        amount: p.amountBani / 100,
+        stripe_id: p.stripe_id,
+        amount: p.amount_bani / 100,
         currency: p.currency,
         interval: p.interval,
       })),
@@ -103,16 +109,36 @@ export async function serializeRequest(db: Db, request: RequestRow, partner: Par
 
 export type SerializedRequest = Awaited<ReturnType<typeof serializeRequest>>;
 
-/** Loads the user's request with everything a route needs to decide and to answer. */
+/** Whether the flow resolves alike for both rows (a move back or forth changes only the step). */
+function sameFlowContext(row: RequestRow, loaded: RequestRow): boolean {
+  return row === loaded || (row.paid === loaded.paid && isDeepStrictEqual(row.formData, loaded.formData));
+}
+
+/**
+ * Loads the user's request with everything a route needs to decide and to answer: the request and
+ * the partner in one query (two more the first time, when the request is created), the flow
+ * resolved once. `serialize(row, resolved)` takes the flow already resolved for a changed row
+ * (a step submit resolves it to find the next step); the loaded row reuses `resolved`.
+ */
 export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow) {
-  const request = await openRequest(app, user, flow);
-  const partner = await partnerOf(app.db, user);
+  if (user.registrationType !== flow.registrationType) throw forbidden();
+  const [found] = await app.db
+    .select({ partner: partners, request: registrationRequests })
+    .from(partners)
+    .leftJoin(
+      registrationRequests,
+      and(eq(registrationRequests.userId, user.id), eq(registrationRequests.registrationType, flow.registrationType)),
+    )
+    .where(eq(partners.id, user.partnerId));
+  const partner = found.partner;
+  const request = found.request ?? (await openRequest(app, user, flow));
   const resolved = resolveFlow(flow, flowContext(request, partner));
   return {
     request,
     partner,
     resolved,
-    serialize: (row: RequestRow = request) => serializeRequest(app.db, row, partner, resolveFlow(flow, flowContext(row, partner))),
+    serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow) =>
+      serializeRequest(app.db, row, partner, rowFlow ?? (sameFlowContext(row, request) ? resolved : resolveFlow(flow, flowContext(row, partner)))),
   };
 }
 

@@ -136,16 +136,19 @@ export async function timelineOf(db: Db, requestId: number): Promise<TimelineIte
     .from(timelineItems)
     .where(eq(timelineItems.requestId, requestId))
     .orderBy(asc(timelineItems.date), asc(timelineItems.id));
-  return rows.map((row) => {
-    const { id: _id, type: _type, date: _date, ...data } = row.data;
-    void _id;
-    void _type;
-    void _date;
-    // JSONB keeps its own key order: answer the fields in the order of spec 001 §3.
-    const known = isTimelineType(row.type) ? Object.keys(TIMELINE_FIELDS[row.type]).filter((k) => k in data) : [];
-    const ordered = Object.fromEntries([...known, ...Object.keys(data).filter((k) => !known.includes(k))].map((k) => [k, data[k]]));
-    return { id: row.id, type: row.type, date: row.date, ...ordered } as TimelineItem;
-  });
+  return rows.map(timelineItemOf);
+}
+
+/** One stored timeline item as `status_timeline` answers it. */
+export function timelineItemOf(row: { id: number; type: string; date: string; data: Record<string, unknown> }): TimelineItem {
+  const { id: _id, type: _type, date: _date, ...data } = row.data;
+  void _id;
+  void _type;
+  void _date;
+  // JSONB keeps its own key order: answer the fields in the order of spec 001 §3.
+  const known = isTimelineType(row.type) ? Object.keys(TIMELINE_FIELDS[row.type]).filter((k) => k in data) : [];
+  const ordered = Object.fromEntries([...known, ...Object.keys(data).filter((k) => !known.includes(k))].map((k) => [k, data[k]]));
+  return { id: row.id, type: row.type, date: row.date, ...ordered } as TimelineItem;
 }
 
 /** The trade register's documents of a request, oldest first, with what the zip needs. */

@@ -151,7 +151,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         if (!moved) throw staleStep(await serialize());
         // A request that was lost is back in the flow: so is its user.
         if (row.status === 'lost') await app.db.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));
-        return { message: '', payload: await serialize(moved) };
+        return { message: '', payload: await serialize(moved, after) };
       });
     }
   }

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { files, requestDocuments, timelineItems } from '../../server/db/schema';
+import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
+import { sessionWithUploads } from './identity-helpers';
+
+/**
+ * Issue 14: reading a request is a bounded number of queries. The database client is wrapped for
+ * the duration of one call and every query it runs is counted: the count must not grow with the
+ * request's documents and timeline items.
+ */
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await testApp();
+});
+afterAll(() => app.close());
+
+type Query = (...args: unknown[]) => unknown;
+
+/** The queries the app runs while `run` runs (PGlite and node-postgres both go through `$client.query`). */
+async function countQueries(run: () => Promise<unknown>): Promise<number> {
+  const client = (app.db as unknown as { $client: { query: Query } }).$client;
+  const original = client.query;
+  let count = 0;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    client.query = original;
+  }
+  return count;
+}
+
+const open = (user: RegisteredUser) => app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+
+/** An applicant at the documents step with `n` diplomas, `n` timeline items, identity photos and a signature. */
+async function applicantWith(n: number): Promise<{ user: RegisteredUser; requestId: number }> {
+  const user = await registerUser(app, { type: 2 });
+  const requestId = (await open(user)).json().payload.id as number;
+  await sessionWithUploads(app, user.token);
+  const made = await app.db
+    .insert(files)
+    .values(Array.from({ length: n + 1 }, (_, i) => ({ userId: user.user.id, storageKey: `queries-${requestId}-${i}`, originalName: `diploma-${i}.pdf`, contentType: 'application/pdf', size: 10 })))
+    .returning({ id: files.id });
+  const [signature, ...diplomas] = made;
+  await app.db.insert(requestDocuments).values(diplomas.map((f) => ({ requestId, fileId: f.id, kind: 'diploma' as const })));
+  await app.db
+    .insert(timelineItems)
+    .values(Array.from({ length: n }, (_, i) => ({ requestId, type: 'rejected', date: `2026-11-${String(10 + i).padStart(2, '0')}`, data: {} })));
+  await placeAtStep(app, user, 'requesting-company-step-3', { signature_file_id: signature.id });
+  return { user, requestId };
+}
+
+describe('reading a request: a bounded number of queries', () => {
+  it('GET /api/registration/open runs as many queries with 10 documents and timeline items as with 1', async () => {
+    const one = await applicantWith(1);
+    const ten = await applicantWith(10);
+
+    let oneBody: Record<string, unknown> = {};
+    let tenBody: Record<string, unknown> = {};
+    const withOne = await countQueries(async () => (oneBody = (await open(one.user)).json().payload));
+    const withTen = await countQueries(async () => (tenBody = (await open(ten.user)).json().payload));
+
+    // The answer really carries them all.
+    const media = (body: Record<string, unknown>) => body.media as Record<string, unknown[]>;
+    expect(media(oneBody).diploma_documents).toHaveLength(1);
+    expect(media(tenBody).diploma_documents).toHaveLength(10);
+    expect(tenBody.status_timeline).toHaveLength(10);
+    expect(media(tenBody).veriff_document_front).toMatchObject({ url: expect.stringMatching(/^\/api\/files\/\d+$/) });
+    expect(media(tenBody).signature_document).toMatchObject({ id: expect.any(Number) });
+
+    expect(withTen).toBe(withOne);
+    // The token, the request with its partner, everything the answer carries.
+    expect(withOne).toBeLessThanOrEqual(3);
+  });
+
+  it('a step submit runs as many queries with 10 documents and timeline items as with 1', async () => {
+    const one = await applicantWith(1);
+    const ten = await applicantWith(10);
+    const back = (user: RegisteredUser) =>
+      app.inject({ method: 'POST', url: '/api/registration/steps/previous', payload: { current_step_identifier: 'requesting-company-step-3' }, headers: auth(user.token) });
+
+    const status = [0, 0];
+    const withOne = await countQueries(async () => (status[0] = (await back(one.user)).statusCode));
+    const withTen = await countQueries(async () => (status[1] = (await back(ten.user)).statusCode));
+    expect(status).toEqual([200, 200]);
+    expect((await open(ten.user)).json().payload.step).toBe('requesting-company-step-2');
+    expect(withTen).toBe(withOne);
+    // The token, the request with its partner, the move, everything the answer carries.
+    expect(withOne).toBeLessThanOrEqual(4);
+  });
+});
