@@ -6,6 +6,7 @@ import { FieldValidationError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest, staleStep } from '../registration/requests';
 import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, OVERVIEW_STEP, overviewOptions } from '../registration/overview';
+import { dbId, dbOffset } from '../lib/input-limits';
 
 const MIN_SEARCH = 3;
 const FIELDS = ['first_name', 'last_name', 'personal_code', 'codes'] as const;
@@ -37,7 +38,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         params: {
           type: 'object',
           required: ['offset', 'size'],
-          properties: { offset: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1, maximum: 100 } },
+          properties: { offset: dbOffset, size: { type: 'integer', minimum: 1, maximum: 100 } },
         },
         querystring: { type: 'object', properties: { search_term: { type: 'string', maxLength: 100 } } },
       },
@@ -99,7 +100,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
             first_name: { type: 'string', maxLength: 100 },
             last_name: { type: 'string', maxLength: 100 },
             personal_code: { type: 'string', maxLength: 20 },
-            codes: { type: 'array', maxItems: 20, items: { type: 'integer', minimum: 1 } },
+            codes: { type: 'array', maxItems: 20, items: dbId },
             field: { type: 'string', enum: [...FIELDS] },
             value: {},
           },
