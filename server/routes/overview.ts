@@ -6,7 +6,7 @@ import { FieldValidationError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest, staleStep } from '../registration/requests';
 import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, OVERVIEW_STEP, overviewOptions } from '../registration/overview';
-import { dbId, dbOffset } from '../lib/input-limits';
+import { DB_INT_MAX, dbId, dbOffset } from '../lib/input-limits';
 
 const MIN_SEARCH = 3;
 const FIELDS = ['first_name', 'last_name', 'personal_code', 'codes'] as const;
@@ -143,7 +143,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         const raw = values.codes;
         const ids = Array.isArray(raw) ? raw.map(Number) : null;
         const problem =
-          !ids || ids.some((id) => !Number.isInteger(id) || id < 1)
+          !ids || ids.some((id) => !Number.isInteger(id) || id < 1 || id > DB_INT_MAX)
             ? MESSAGES.unknownCode
             : await checkCodes(app.db, ids, await overviewOptions(app, row), row.formData.codes);
         if (problem) errors.codes = [problem];

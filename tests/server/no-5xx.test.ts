@@ -97,6 +97,19 @@ describe('ids past the integer range of the database', () => {
     expect(fieldErrors(file).file_id).toEqual(['Valoarea poate fi cel mult 2147483647.']);
   });
 
+  it('update/form-data at the overview step: codes past 2^31, in either form, are a field error and nothing changes', async () => {
+    const user = await registerUser(app, { type: 2 });
+    await placeAtStep(app, user, 'requesting-company-step-7', { activity: 'design-grafic' });
+    const before = await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+    const list = await app.inject({ method: 'POST', url: '/api/registration/update/form-data', headers: auth(user.token), payload: { codes: [TOO_BIG] } });
+    expect(fieldErrors(list)['codes.0']).toEqual(['Valoarea poate fi cel mult 2147483647.']);
+    const one = await app.inject({ method: 'POST', url: '/api/registration/update/form-data', headers: auth(user.token), payload: { field: 'codes', value: [TOO_BIG] } });
+    expect(one.statusCode).toBe(422);
+    expect(Object.keys(one.json().payload)).toEqual(['value']);
+    const after = await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+    expect(after.json().payload.form_data).toEqual(before.json().payload.form_data);
+  });
+
   it('step schemas: activity_id, marital_status_id and icredit_office_id past 2^31 are field errors', async () => {
     const cases: [string, string, Record<string, unknown>, string][] = [
       ['requesting-company-step-2', '/api/registration/collect/company', { activity_id: TOO_BIG }, 'activity_id'],
