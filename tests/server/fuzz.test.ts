@@ -62,6 +62,8 @@ const STRINGS = [
   '9223372036854775808',
   'NaN',
   'requesting-company-step-0',
+  'codes',
+  'personal_code',
   'ana@exemplu.ro',
   'ana\u0000@exemplu.ro',
   '<script>alert(1)</script>',
@@ -100,6 +102,9 @@ function value(rng: Rng, depth = 0): unknown {
   }
 }
 
+/** The values each property's `enum` allows, gathered from every schema (a valid one gets a request further). */
+const ENUMS = new Map<string, unknown[]>();
+
 /** Property names a schema (and its nested objects, refs to the step schemas) declares. */
 function propertyNames(schema: unknown, schemas: Map<string, unknown>, out = new Set<string>(), depth = 0): Set<string> {
   if (!schema || typeof schema !== 'object' || depth > 6) return out;
@@ -108,6 +113,8 @@ function propertyNames(schema: unknown, schemas: Map<string, unknown>, out = new
   if (s.properties && typeof s.properties === 'object') {
     for (const [key, child] of Object.entries(s.properties)) {
       out.add(key);
+      const allowed = (child as { enum?: unknown[] } | null)?.enum;
+      if (Array.isArray(allowed)) ENUMS.set(key, [...(ENUMS.get(key) ?? []), ...allowed]);
       propertyNames(child, schemas, out, depth + 1);
     }
   }
@@ -164,7 +171,8 @@ function request(rng: Rng, target: Target, tokens: { applicant: string; ops: str
   if (who === 1) Object.assign(headers, auth(target.step ? (tokens.stepUsers.get(target.step) ?? tokens.applicant) : tokens.applicant));
   if (who === 2) headers.authorization = `Bearer ${tokens.ops}`;
   if (who === 3) headers.authorization = rng.pick(['Bearer ', 'Bearer x', `Bearer ${'a'.repeat(500)}`, 'Basic abc', 'Bearer 2147483648']);
-  if (who === 4 && target.step) Object.assign(headers, auth(tokens.stepUsers.get(target.step) ?? tokens.applicant));
+  // An applicant of one of the flows (the loop puts them at this route's step, or at a random one).
+  if (who === 4) Object.assign(headers, auth(target.step ? (tokens.stepUsers.get(target.step) ?? tokens.applicant) : rng.pick([...tokens.stepUsers.values()])));
 
   if (target.method === 'GET' || target.method === 'HEAD') return { method: target.method, url, headers };
 
@@ -185,7 +193,7 @@ function request(rng: Rng, target: Target, tokens: { applicant: string; ops: str
   if (shape === 6) body = value(rng);
   else {
     const object: Record<string, unknown> = {};
-    for (const key of target.bodyKeys) if (rng.chance(0.75)) object[key] = value(rng);
+    for (const key of target.bodyKeys) if (rng.chance(0.75)) object[key] = ENUMS.has(key) && rng.chance(0.5) ? rng.pick(ENUMS.get(key) ?? []) : value(rng);
     if (target.step && rng.chance(0.7)) object.current_step_identifier = target.step;
     if (rng.chance(0.2)) object[rng.pick(['extra', 'id', 'user_id', 'a\u0000'])] = value(rng);
     body = object;
@@ -256,8 +264,11 @@ it(`answers every generated request with less than 500 (seed ${SEED})`, { timeou
   for (let round = 0; round < perRoute; round++) {
     for (const target of targets) {
       const req = request(rng, target, { applicant: applicant.token, ops: OPS_TOKEN, stepUsers });
-      const stepUser = target.step ? flowUsers.get(stepFlow.get(target.step) ?? 0) : undefined;
-      if (stepUser && target.step && req.headers.authorization === `Bearer ${stepUser.token}`) await placeAtStep(app, stepUser, target.step);
+      const flowUser = [...flowUsers.values()].find((u) => req.headers.authorization === `Bearer ${u.token}`);
+      if (flowUser) {
+        const steps = [...stepFlow].filter(([, type]) => type === flowUser.user.registration_type).map(([id]) => id);
+        await placeAtStep(app, flowUser, target.step ?? rng.pick(steps));
+      }
       const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload });
       sent++;
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
