@@ -34,6 +34,11 @@ export function isStorableText(value: string): boolean {
   return value.search(CONTROL) < 0 && value.search(LONE_SURROGATE) < 0;
 }
 
+/** The text without what `isStorableText` refuses (for names nobody typed here, e.g. an uploaded file's name). */
+export function storableText(value: string): string {
+  return value.replace(CONTROL, '').replace(LONE_SURROGATE, '');
+}
+
 const MAX_DEPTH = 32;
 
 function printable(key: string): string {
@@ -46,7 +51,8 @@ function collect(value: unknown, path: string, fields: FieldErrors, depth: numbe
     if (!isStorableText(value)) fields[path || '_'] = [CONTROL_CHARACTERS_MESSAGE];
     return;
   }
-  if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return;
+  // An uploaded file (server/lib/multipart.ts): its bytes are not text, its name is cleaned there.
+  if (!value || typeof value !== 'object' || Buffer.isBuffer(value) || Buffer.isBuffer((value as { data?: unknown }).data)) return;
   if (depth > MAX_DEPTH) return;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
   for (const [key, child] of entries) {

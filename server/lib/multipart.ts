@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type {} from '@fastify/multipart';
 import { FieldValidationError, HttpError } from './http-errors';
+import { storableText } from './input-limits';
 
 /** A multipart body that cannot be read: no boundary, cut short, not multipart at all (400, never 500). */
 export const UNREADABLE_FORM = 'Formularul trimis nu poate fi citit.';
@@ -62,7 +63,8 @@ export function multipartBody(options: MultipartBodyOptions): preValidationAsync
           field = key ? errorKey(key) : part.fieldname;
           if (key) base = key.replace(/\[\d+\]$/, '');
           const data = await part.toBuffer();
-          if (key) body[key] = { data, filename: part.filename ?? '', mimetype: part.mimetype ?? '' } satisfies UploadedFile;
+          // The browser's file name is for display only: what PostgreSQL cannot store is dropped, not refused.
+          if (key) body[key] = { data, filename: storableText(part.filename ?? ''), mimetype: storableText(part.mimetype ?? '') } satisfies UploadedFile;
         } else if (typeof part.value === 'string' && !fileKey(part.fieldname, options.fileFields, new Map())) {
           body[part.fieldname] = part.value;
         }

@@ -232,6 +232,19 @@ describe('malformed multipart', () => {
     });
     expect(fieldErrors(res).session_id).toEqual([BAD_TEXT]);
   });
+
+  it('a file name with control characters is not refused: the file is read, the name cleaned', async () => {
+    const boundary = '----frontiera';
+    const body = [`--${boundary}`, 'Content-Disposition: form-data; name="session_id"', '', 'nu-exista', `--${boundary}`, 'Content-Disposition: form-data; name="context"', '', 'document-front', `--${boundary}`, 'Content-Disposition: form-data; name="media_file"; filename="poz\u0001a.jpg"', 'Content-Type: image/jpeg', '', 'jpeg', `--${boundary}--`, ''].join('\r\n');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/veriff/upload-image',
+      headers: { ...auth(alice.token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
+    expect(res.statusCode).toBeLessThan(500);
+    expect(JSON.stringify(res.json().payload ?? {})).not.toContain(BAD_TEXT);
+  });
 });
 
 /** A real HTTP request over a socket (inject hides what the socket does). */
