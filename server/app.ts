@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
@@ -10,6 +10,7 @@ import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './li
 import { AttemptLimiter } from './lib/attempt-limiter';
 import { registerAddressLimits } from './lib/rate-limits';
 import { loggerOptions } from './lib/logging';
+import { refuseControlCharacters } from './lib/input-limits';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
 import { registerSecurityHeaders, sendAppPage } from './plugins/security-headers';
@@ -60,6 +61,8 @@ declare module 'fastify' {
     payments: PaymentProvider;
     /** Company lookup by fiscal code ("Am PFA" step 2): ANAF when `COMPANY_LOOKUP=anaf`, else the local registry. */
     companies: CompanyLookup;
+    /** Every route the app registers, as registered (its schema included): the fuzz test walks them all. */
+    registeredRoutes: RouteOptions[];
   }
 }
 
@@ -75,6 +78,13 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/** Romanian messages for the errors Fastify raises while reading a request (their own are English). */
+const REQUEST_ERRORS: Record<number, string> = {
+  400: 'Cererea nu poate fi citită.',
+  413: 'Datele trimise sunt prea mari.',
+  415: 'Tipul datelor trimise nu este acceptat.',
+};
+
 function hopsTrusted(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
@@ -87,6 +97,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
+  });
+
+  const registeredRoutes: RouteOptions[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    registeredRoutes.push(route);
   });
 
   const database = options.database ?? (await openDatabase(config));
@@ -122,10 +138,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const status = 'statusCode' in error && error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error(error);
     return reply.code(status).send({
-      message: status >= 500 ? 'A apărut o eroare. Te rugăm să încerci din nou.' : error.message,
+      message: status >= 500 ? 'A apărut o eroare. Te rugăm să încerci din nou.' : (REQUEST_ERRORS[status] ?? error.message),
       payload: null,
     });
   });
+
+  // Every route: params, query and body hold no NUL or other control character (server/lib/input-limits.ts).
+  app.addHook('preHandler', refuseControlCharacters);
 
   await app.register(fastifyCookie);
   // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { romanianReason } from './reasons';
+import { DB_INT_MAX, DB_INT_MIN } from '../lib/input-limits';
 import {
   IdentityProviderError,
   IdentityStatus,
@@ -56,7 +57,8 @@ function text(value: unknown): string | null {
 
 function integer(value: unknown): number | null {
   const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isInteger(n) ? n : null;
+  // Stored in an integer column: a code past its range is no code.
+  return typeof n === 'number' && Number.isInteger(n) && n >= DB_INT_MIN && n <= DB_INT_MAX ? n : null;
 }
 
 /** Veriff's decision in our terms; null while there is none (no verification yet, or `review`). */

@@ -1,6 +1,11 @@
-import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type {} from '@fastify/multipart';
-import { FieldValidationError } from './http-errors';
+import { FieldValidationError, HttpError } from './http-errors';
+import { storableText } from './input-limits';
+
+/** A multipart body that cannot be read: no boundary, cut short, not multipart at all (400, never 500). */
+export const UNREADABLE_FORM = 'Formularul trimis nu poate fi citit.';
 
 /** A file of a multipart body, read into memory (its size is bounded by the route's limit). */
 export interface UploadedFile {
@@ -32,7 +37,7 @@ export interface MultipartBodyOptions {
  * errors. A non-multipart body keeps its fields but can never carry a file.
  */
 export function multipartBody(options: MultipartBodyOptions): preValidationAsyncHookHandler {
-  return async function (request: FastifyRequest) {
+  return async function (request: FastifyRequest, reply: FastifyReply) {
     if (!request.isMultipart()) {
       const body = request.body;
       if (body && typeof body === 'object') {
@@ -58,22 +63,61 @@ export function multipartBody(options: MultipartBodyOptions): preValidationAsync
           field = key ? errorKey(key) : part.fieldname;
           if (key) base = key.replace(/\[\d+\]$/, '');
           const data = await part.toBuffer();
-          if (key) body[key] = { data, filename: part.filename ?? '', mimetype: part.mimetype ?? '' } satisfies UploadedFile;
+          // The browser's file name is for display only: what PostgreSQL cannot store is dropped, not refused.
+          if (key) body[key] = { data, filename: storableText(part.filename ?? ''), mimetype: storableText(part.mimetype ?? '') } satisfies UploadedFile;
         } else if (typeof part.value === 'string' && !fileKey(part.fieldname, options.fileFields, new Map())) {
           body[part.fieldname] = part.value;
         }
       }
     } catch (error) {
+      // The parser stopped reading mid-body (a limit, a malformed part): read the rest off the socket
+      // so the answer reaches the browser instead of a reset connection.
+      if (!(await drainRequest(request.raw, options.maxFileBytes * options.maxFiles + DRAIN_SLACK))) reply.header('connection', 'close');
       const code = (error as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw new FieldValidationError({ [field]: [options.tooLarge] });
       if (code === 'FST_FILES_LIMIT') throw new FieldValidationError({ [base]: [options.tooMany] });
       if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
         throw new FieldValidationError({ _: ['Formularul trimis are prea multe câmpuri.'] });
       }
-      throw error;
+      // Busboy's "Boundary not found", "Unexpected end of form", a malformed part header, …
+      throw new HttpError(400, UNREADABLE_FORM);
     }
     request.body = body;
   };
+}
+
+/** Beyond a route's own limits, this much more of a refused body is still read and thrown away. */
+const DRAIN_SLACK = 10 * 1024 * 1024;
+
+/**
+ * Reads what is left of a request body and drops it, up to `maxBytes`. True once the body has
+ * ended; false when the sender was still sending after `maxBytes` (the connection is then closed
+ * after the answer) or the connection went away.
+ */
+export function drainRequest(raw: IncomingMessage, maxBytes: number): Promise<boolean> {
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve(raw.readableEnded);
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = (ended: boolean) => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('close', onClose);
+      raw.off('error', onClose);
+      if (!ended) raw.pause();
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > maxBytes) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(raw.readableEnded);
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('close', onClose);
+    raw.on('error', onClose);
+    raw.resume();
+  });
 }
 
 /** True for a file that came through `multipartBody` (a JSON body cannot forge one). */

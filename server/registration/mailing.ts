@@ -5,6 +5,7 @@ import { FieldValidationError } from '../lib/http-errors';
 import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
 import type { StepRule } from './step-rules';
 import type { MailingAddress } from '../../src/core/api-types';
+import { dbId } from '../lib/input-limits';
 
 /**
  * The correspondence address of the mailing-address step (spec 001 §2 item 6, §3 "Mailing
@@ -43,8 +44,8 @@ export const mailingAddressBodySchema = {
     contact_first_name: text(100),
     contact_last_name: text(100),
     contact_phone: optionalText(20),
-    county_id: { type: 'integer', minimum: 1 },
-    city_id: { type: 'integer', minimum: 1 },
+    county_id: dbId,
+    city_id: dbId,
     street: text(150),
     number: text(20),
     building: optionalText(20),

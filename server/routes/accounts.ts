@@ -10,6 +10,7 @@ import { normaliseEmail, sessionUser } from '../lib/users';
 import { signIdToken } from '../lib/id-token';
 import { sendVerificationMail } from './email';
 import { randomBytes } from 'node:crypto';
+import { dbId } from '../lib/input-limits';
 
 const emailSchema = { type: 'string', format: 'email', maxLength: 254 } as const;
 const WRONG_CREDENTIALS = 'Datele de autentificare sunt incorecte.';
@@ -53,7 +54,7 @@ const registerBody = {
     },
     marketing_accepted: { type: 'boolean', const: true },
     registration_type: { type: 'integer', enum: [1, 2] },
-    partner_id: { type: 'integer' },
+    partner_id: dbId,
   },
 } as const;
 

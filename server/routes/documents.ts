@@ -6,6 +6,7 @@ import { notFound } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest, moveRequest, staleStep } from '../registration/requests';
 import { DOCUMENTS_ENDPOINT, DOCUMENT_MESSAGES, deleteRequestDocument } from '../registration/documents';
+import { dbId } from '../lib/input-limits';
 
 type DeleteBody = { Body: { file_id: number; current_step_identifier?: string } };
 
@@ -14,7 +15,7 @@ const deleteSchema = {
     type: 'object',
     required: ['file_id'],
     properties: {
-      file_id: { type: 'integer', minimum: 1 },
+      file_id: dbId,
       current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 },
     },
   },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findUserFile } from '../files/files';
 import { notFound } from '../lib/http-errors';
+import { dbId } from '../lib/input-limits';
 
 export default (async (app) => {
   /**
@@ -11,7 +12,7 @@ export default (async (app) => {
     '/files/:id',
     {
       onRequest: app.authenticate,
-      schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
+      schema: { params: { type: 'object', required: ['id'], properties: { id: dbId } } },
     },
     async (request, reply) => {
       const file = await findUserFile(app, request.user!.id, request.params.id);

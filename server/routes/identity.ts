@@ -22,6 +22,7 @@ import {
 } from '../identity/service';
 import { IDENTITY_CONTEXTS, type IdentityContext } from '../identity/types';
 import { decisionFromVeriff, signatureMatches, type VeriffVerification } from '../identity/veriff';
+import { DB_INT_MAX, DB_INT_MIN } from '../lib/input-limits';
 
 const id = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
@@ -45,9 +46,9 @@ const webhookBody = {
       properties: {
         id,
         status: { type: 'string', maxLength: 50 },
-        code: { type: ['integer', 'null'] },
+        code: { type: ['integer', 'null'], minimum: DB_INT_MIN, maximum: DB_INT_MAX },
         reason: { type: ['string', 'null'] },
-        reasonCode: { anyOf: [{ type: 'integer' }, { type: 'string' }, { type: 'null' }] },
+        reasonCode: { anyOf: [{ type: 'integer', minimum: DB_INT_MIN, maximum: DB_INT_MAX }, { type: 'string' }, { type: 'null' }] },
         decisionTime: { type: ['string', 'null'] },
         vendorData: { type: ['string', 'null'] },
         person: { type: ['object', 'null'] },

@@ -4,6 +4,7 @@ import { counties } from '../db/schema';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest } from '../registration/requests';
+import { dbId } from '../lib/input-limits';
 import {
   branchOfficesIn,
   MESSAGES,
@@ -39,7 +40,7 @@ export default (async (app) => {
   /** Public like the other nomenclatures: the active branch offices of a county, in order. */
   app.get<{ Querystring: { county_id?: number } }>(
     '/nomenclature/icredit-office/index',
-    { schema: { querystring: { type: 'object', properties: { county_id: { type: 'integer', minimum: 1 } } } } },
+    { schema: { querystring: { type: 'object', properties: { county_id: dbId } } } },
     async (request) => {
       const countyId = request.query.county_id;
       if (!countyId) throw new FieldValidationError({ county_id: [MESSAGES.chooseCounty] });

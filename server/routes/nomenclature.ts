@@ -3,11 +3,12 @@ import { and, arrayContains, asc, count, eq, ilike, type SQL } from 'drizzle-orm
 import { searchKey } from '../../src/core/counties';
 import { activities, cities, counties, lostReasons, maritalStatuses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
+import { dbId, dbOffset } from '../lib/input-limits';
 
 const pageParams = {
   type: 'object',
   required: ['offset', 'limit'],
-  properties: { offset: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
+  properties: { offset: dbOffset, limit: { type: 'integer', minimum: 1, maximum: 100 } },
 } as const;
 
 /** `%term%` for LIKE, with the wildcard characters of the term escaped. */
@@ -38,7 +39,7 @@ export default (async (app) => {
         params: pageParams,
         querystring: {
           type: 'object',
-          properties: { county_id: { type: 'integer', minimum: 1 }, search_term: { type: 'string', maxLength: 100 } },
+          properties: { county_id: dbId, search_term: { type: 'string', maxLength: 100 } },
         },
       },
     },

@@ -6,6 +6,7 @@ import { FieldValidationError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest, staleStep } from '../registration/requests';
 import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, OVERVIEW_STEP, overviewOptions } from '../registration/overview';
+import { DB_INT_MAX, dbId, dbOffset } from '../lib/input-limits';
 
 const MIN_SEARCH = 3;
 const FIELDS = ['first_name', 'last_name', 'personal_code', 'codes'] as const;
@@ -37,7 +38,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         params: {
           type: 'object',
           required: ['offset', 'size'],
-          properties: { offset: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1, maximum: 100 } },
+          properties: { offset: dbOffset, size: { type: 'integer', minimum: 1, maximum: 100 } },
         },
         querystring: { type: 'object', properties: { search_term: { type: 'string', maxLength: 100 } } },
       },
@@ -99,7 +100,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
             first_name: { type: 'string', maxLength: 100 },
             last_name: { type: 'string', maxLength: 100 },
             personal_code: { type: 'string', maxLength: 20 },
-            codes: { type: 'array', maxItems: 20, items: { type: 'integer', minimum: 1 } },
+            codes: { type: 'array', maxItems: 20, items: dbId },
             field: { type: 'string', enum: [...FIELDS] },
             value: {},
           },
@@ -142,7 +143,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         const raw = values.codes;
         const ids = Array.isArray(raw) ? raw.map(Number) : null;
         const problem =
-          !ids || ids.some((id) => !Number.isInteger(id) || id < 1)
+          !ids || ids.some((id) => !Number.isInteger(id) || id < 1 || id > DB_INT_MAX)
             ? MESSAGES.unknownCode
             : await checkCodes(app.db, ids, await overviewOptions(app, row), row.formData.codes);
         if (problem) errors.codes = [problem];
