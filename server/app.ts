@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
@@ -10,6 +7,7 @@ import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './li
 import { AttemptLimiter } from './lib/attempt-limiter';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
+import { compression, staticAssets } from './plugins/static-assets';
 import accountRoutes from './routes/accounts';
 import passwordRoutes from './routes/password';
 import emailRoutes from './routes/email';
@@ -151,6 +149,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(fastifyCookie);
+  await app.register(compression);
   // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
   await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
   await app.register(authPlugin);
@@ -177,29 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(devRoutes);
   await app.register(ssoRoutes);
 
-  const indexHtml = path.join(config.staticDir, 'index.html');
-  const hasStatic = config.serveStatic && fs.existsSync(indexHtml);
-  if (hasStatic) {
-    await app.register(fastifyStatic, {
-      root: config.staticDir,
-      wildcard: false,
-      index: false,
-      maxAge: '1y',
-      immutable: true,
-      setHeaders: (res, filePath) => {
-        if (!filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
-      },
-    });
-  }
-
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0];
-    if (url.startsWith('/api/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasStatic) {
-      return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
-    }
-    // Every other page is the browser app's: its router shows the page or the 404 copy.
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml));
-  });
+  await app.register(staticAssets);
 
   return app;
 }

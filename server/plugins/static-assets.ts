@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyCompress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+
+/** Answers smaller than this go uncompressed (the headers would outweigh the gain). */
+export const COMPRESS_THRESHOLD = 1024;
+
+/** Files of the build that have `.br`/`.gz` twins (scripts/vite-plugin-precompress.ts), so their answer varies by Accept-Encoding. */
+const COMPRESSIBLE = /\.(?:m?js|css|html|svg|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
+const ONE_YEAR = 'public, max-age=31536000, immutable';
+
+/**
+ * Compressed API answers (issue 14 "Transfer"): JSON, HTML and text above 1 KiB leave in brotli
+ * (preferred) or gzip by the request's Accept-Encoding, with `Vary: Accept-Encoding`. Register it
+ * before the routes: @fastify/compress hooks every route declared after it. Request bodies are not
+ * decompressed (no route takes a compressed upload, and body limits stay about the bytes received).
+ */
+export const compression = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      route.decompress ??= false;
+    });
+    await app.register(fastifyCompress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
+  },
+  { name: 'ghiseu-compression' },
+);
+
+/**
+ * The built browser app (`npm start`): `assets/` (hashed names) cached for a year as immutable, everything
+ * else (index.html, favicon) revalidated (`no-cache`, with ETag and Last-Modified). Files are sent as
+ * compressed at build time (`preCompressed`: `.br`, else `.gz`, else the file itself); source maps are
+ * never served. Every page route that is no file is the app's index.html: its router shows the page or
+ * the 404 copy.
+ */
+export const staticAssets = fp(
+  async (app: FastifyInstance) => {
+    const { staticDir, serveStatic } = app.config;
+    const hasStatic = serveStatic && fs.existsSync(path.join(staticDir, 'index.html'));
+    if (hasStatic) {
+      await app.register(fastifyStatic, {
+        root: staticDir,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        cacheControl: false,
+        allowedPath: (pathname) => !pathname.endsWith('.map'),
+        setHeaders: (res, filePath) => {
+          const inAssets = path.relative(staticDir, filePath).split(path.sep)[0] === 'assets';
+          res.setHeader('Cache-Control', inAssets ? ONE_YEAR : 'no-cache');
+          if (COMPRESSIBLE.test(filePath)) res.setHeader('Vary', 'Accept-Encoding');
+        },
+      });
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0];
+      if (url.startsWith('/api/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasStatic) {
+        return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
+      }
+      return reply.code(200).sendFile('index.html');
+    });
+  },
+  { name: 'ghiseu-static-assets' },
+);
