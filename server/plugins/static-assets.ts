@@ -32,13 +32,21 @@ export const compression = fp(
  * The built browser app (`npm start`): `assets/` (hashed names) cached for a year as immutable, everything
  * else (index.html, favicon) revalidated (`no-cache`, with ETag and Last-Modified). Files are sent as
  * compressed at build time (`preCompressed`: `.br`, else `.gz`, else the file itself); source maps are
- * never served. Every page route that is no file is the app's index.html: its router shows the page or
- * the 404 copy.
+ * never served. Every page route that is no file is the app's index.html (for a guest page, its copy
+ * with that page's modulepreload links): the app's router shows the page or the 404 copy.
  */
 export const staticAssets = fp(
   async (app: FastifyInstance) => {
     const { staticDir, serveStatic } = app.config;
     const hasStatic = serveStatic && fs.existsSync(path.join(staticDir, 'index.html'));
+    // `pages/<route>.html`: index.html plus the modulepreload links of that route's chunks (scripts/vite-plugin-route-pages.ts).
+    const routePages = new Map<string, string>();
+    const pagesDir = path.join(staticDir, 'pages');
+    if (hasStatic && fs.existsSync(pagesDir)) {
+      for (const file of fs.readdirSync(pagesDir, { recursive: true, encoding: 'utf8' })) {
+        if (file.endsWith('.html')) routePages.set(`/${file.slice(0, -'.html'.length).split(path.sep).join('/')}`, `pages/${file.split(path.sep).join('/')}`);
+      }
+    }
     if (hasStatic) {
       await app.register(fastifyStatic, {
         root: staticDir,
@@ -60,7 +68,7 @@ export const staticAssets = fp(
       if (url.startsWith('/api/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasStatic) {
         return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
       }
-      return reply.code(200).sendFile('index.html');
+      return reply.code(200).sendFile(routePages.get(url.replace(/(.)\/$/, '$1')) ?? 'index.html');
     });
   },
   { name: 'ghiseu-static-assets' },

@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { system } from './theme';
-import { Toaster } from './toaster';
+
+const Toaster = lazy(() => import('./toaster-view').then((m) => ({ default: m.Toaster })));
 
 /** Everything around the router: design system, copy, data cache, toasts. */
 export function AppProviders({ i18n, swr, children }: { i18n: I18n; swr?: SWRConfiguration; children: ReactNode }) {
@@ -13,7 +14,9 @@ export function AppProviders({ i18n, swr, children }: { i18n: I18n; swr?: SWRCon
       <I18nextProvider i18n={i18n}>
         <SWRConfig value={{ shouldRetryOnError: false, ...swr }}>
           {children}
-          <Toaster />
+          <Suspense fallback={null}>
+            <Toaster />
+          </Suspense>
         </SWRConfig>
       </I18nextProvider>
     </ChakraProvider>

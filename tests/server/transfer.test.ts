@@ -17,6 +17,8 @@ let dir: string;
 const JS = `export const copy = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `Înființează-ți PFA-ul, pasul ${i}`))};\n`;
 const CSS = `${Array.from({ length: 200 }, (_, i) => `.c${i}{color:#1a6285;margin:${i}px}`).join('\n')}\n`;
 const HTML = `<!doctype html><html lang="ro"><head><title>Ghișeu</title><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>`;
+const LOGIN_HTML = HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/LoginPage-abc123.js"></head>');
+const ACCOUNT_HTML = HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/AccountPage-abc123.js"></head>');
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" fill="#1a6285"/></svg>`;
 
 beforeAll(async () => {
@@ -26,6 +28,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'favicon.svg'), SVG);
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), JS);
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.css'), CSS);
+  fs.mkdirSync(path.join(dir, 'pages', 'register'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'pages', 'login.html'), LOGIN_HTML);
+  fs.writeFileSync(path.join(dir, 'pages', 'register', 'account.html'), ACCOUNT_HTML);
   precompressDir(dir);
   // A map left in the folder by another build still is not served.
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["src/main.tsx"],"mappings":""}');
@@ -102,6 +107,7 @@ describe('static files', () => {
 describe('index.html (every page route)', () => {
   it('is sent compressed and revalidated, never cached as immutable', async () => {
     for (const url of ['/', '/login', '/register/account', '/infiintare-pfa/3', '/index.html']) {
+      const html = url === '/login' ? LOGIN_HTML : url === '/register/account' ? ACCOUNT_HTML : HTML;
       for (const [accept, expected] of [
         ['gzip, deflate, br', 'br'],
         ['gzip', 'gzip'],
@@ -114,8 +120,26 @@ describe('index.html (every page route)', () => {
         expect(vary(res), url).toContain('accept-encoding');
         expect(res.headers['cache-control'], url).toBe('no-cache');
         expect(res.headers.etag, url).toBeTruthy();
-        expect(decoded(res), url).toBe(HTML);
+        expect(decoded(res), url).toBe(html);
       }
+    }
+  });
+
+  it("a guest page gets its own copy, preloading that page's scripts; other addresses get index.html", async () => {
+    for (const [url, html] of [
+      ['/login', LOGIN_HTML],
+      ['/login/', LOGIN_HTML],
+      ['/login?next=%2Finregistrare', LOGIN_HTML],
+      ['/register/account', ACCOUNT_HTML],
+      ['/register/account/icredit', HTML],
+      ['/register', HTML],
+      ['/pages/login', HTML],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(decoded(res), url).toBe(html);
     }
   });
 
