@@ -64,7 +64,7 @@ export function precompress(options: { mapsDir?: string } = {}): Plugin {
   let root = process.cwd();
   return {
     name: 'ghiseu:precompress',
-    apply: 'build',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);

@@ -1,13 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { prerenderPages } from './prerender.ts';
 
-/** Guest pages that get their own copy of index.html (issue 14: the first page every applicant sees). */
-export const ROUTE_PAGES: { route: string; src: string }[] = [
-  { route: '/login', src: 'src/pages/login/LoginPage.tsx' },
-  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx' },
-  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx' },
-  { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx' },
+/**
+ * Guest pages that get their own copy of index.html (issue 14: the first page every applicant sees),
+ * prerendered unless what they show depends on the browser: /register/account shows its form only
+ * after a type was chosen on /register (kept in localStorage), so it is not prerendered.
+ */
+export const ROUTE_PAGES: { route: string; src: string; prerender: boolean }[] = [
+  { route: '/login', src: 'src/pages/login/LoginPage.tsx', prerender: true },
+  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', prerender: true },
+  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', prerender: false },
+  { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx', prerender: true },
 ];
 
 interface ManifestChunk {
@@ -36,21 +41,22 @@ export function routeHtml(indexHtml: string, manifest: Record<string, ManifestCh
 }
 
 /**
- * After the build: `dist/pages/<route>.html` for each guest page (server/plugins/static-assets.ts
- * sends it for that exact path, the app's index.html for every other one). Needs `build.manifest`.
+ * After the build: `dist/pages/<route>.html` for each guest page, prerendered (scripts/prerender.ts),
+ * which server/plugins/static-assets.ts sends for that exact path (the app's index.html for every
+ * other one). Needs `build.manifest`.
  */
 export function routePages(pages = ROUTE_PAGES): Plugin {
   let outDir = 'dist';
   return {
     name: 'ghiseu:route-pages',
-    apply: 'build',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle: {
       order: 'post',
       sequential: true,
-      handler() {
+      async handler() {
         const manifestPath = path.join(outDir, '.vite', 'manifest.json');
         if (!fs.existsSync(manifestPath)) return;
         const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
@@ -61,6 +67,8 @@ export function routePages(pages = ROUTE_PAGES): Plugin {
           fs.mkdirSync(path.dirname(target), { recursive: true });
           fs.writeFileSync(target, routeHtml(indexHtml, manifest, src));
         }
+        // Each page's HTML as a guest first sees it, inside <div id="root"> (src/main.tsx hydrates it).
+        await prerenderPages(outDir);
       },
     },
   };

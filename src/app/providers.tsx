@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
@@ -7,16 +7,22 @@ import { system } from './theme';
 
 const Toaster = lazy(() => import('./toaster-view').then((m) => ({ default: m.Toaster })));
 
+const noSubscription = () => () => {};
+
 /** Everything around the router: design system, copy, data cache, toasts. */
 export function AppProviders({ i18n, swr, children }: { i18n: I18n; swr?: SWRConfiguration; children: ReactNode }) {
+  // The toasts' view is not in the HTML prerendered at build time: while hydrating, it mounts right after.
+  const mounted = useSyncExternalStore(noSubscription, () => true, () => false);
   return (
     <ChakraProvider value={system}>
       <I18nextProvider i18n={i18n}>
         <SWRConfig value={{ shouldRetryOnError: false, ...swr }}>
           {children}
-          <Suspense fallback={null}>
-            <Toaster />
-          </Suspense>
+          {mounted && (
+            <Suspense fallback={null}>
+              <Toaster />
+            </Suspense>
+          )}
         </SWRConfig>
       </I18nextProvider>
     </ChakraProvider>
