@@ -190,7 +190,11 @@ const median = (values: number[]) => {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.build) {
-    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--outDir', BENCH_DIST, '--emptyOutDir'], { cwd: root, stdio: 'inherit' });
+    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--outDir', BENCH_DIST, '--emptyOutDir'], {
+      cwd: root,
+      // The build's log goes to stderr: stdout is the table.
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
     if (build.status !== 0) throw new Error('vite build failed');
   }
   const port = await freePort();
