@@ -82,7 +82,7 @@ const dynamicImport = (packageNames, prefixes, message) => ({
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'coverage/'],
+    ignores: ['dist/', 'build/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'coverage/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -1,14 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { stepValidators } from './scripts/vite-plugin-step-validators.ts';
+import { precompress } from './scripts/vite-plugin-precompress.ts';
+import { chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
+import { routePages } from './scripts/vite-plugin-route-pages.ts';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
 export default defineConfig({
-  plugins: [react(), stepValidators()],
+  plugins: [react(), stepValidators(), chakraSystemForRjsf(), routePages(), precompress()],
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps without a sourceMappingURL comment, moved to build/sourcemaps/ (never served) by precompress().
+    sourcemap: 'hidden',
     manifest: true,
     chunkSizeWarningLimit: 1200,
   },

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
@@ -13,7 +10,8 @@ import { loggerOptions } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
 import authPlugin from './plugins/auth';
-import { registerSecurityHeaders, sendAppPage } from './plugins/security-headers';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { compression, staticAssets } from './plugins/static-assets';
 import accountRoutes from './routes/accounts';
 import passwordRoutes from './routes/password';
 import emailRoutes from './routes/email';
@@ -147,6 +145,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('preHandler', refuseControlCharacters);
 
   await app.register(fastifyCookie);
+  await app.register(compression);
   // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
   await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
   await app.register(authPlugin);
@@ -175,29 +174,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(devRoutes);
   await app.register(ssoRoutes);
 
-  const indexHtml = path.join(config.staticDir, 'index.html');
-  const hasStatic = config.serveStatic && fs.existsSync(indexHtml);
-  if (hasStatic) {
-    await app.register(fastifyStatic, {
-      root: config.staticDir,
-      wildcard: false,
-      index: false,
-      maxAge: '1y',
-      immutable: true,
-      setHeaders: (res, filePath) => {
-        if (!filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
-      },
-    });
-  }
-
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0];
-    if (url.startsWith('/api/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasStatic) {
-      return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
-    }
-    // Every other page is the browser app's: its router shows the page or the 404 copy.
-    return sendAppPage(reply.header('Cache-Control', 'no-cache'), indexHtml);
-  });
+  await app.register(staticAssets);
 
   return app;
 }

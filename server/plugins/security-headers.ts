@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config';
 
@@ -7,7 +6,7 @@ import type { AppConfig } from '../config';
  * Content-Security-Policy of every HTML answer: no inline or eval'd script (validators are
  * precompiled); the support widget's origin when one is configured. No inline styles either:
  * the browser app's page carries a fresh nonce that Chakra UI's emotion puts on the <style>
- * elements it adds (`sendAppPage`, src/app/style-nonce.ts); other HTML answers get none.
+ * elements it adds (`appPageWithNonce`, src/app/style-nonce.ts); server-made pages use `styleNonce`.
  */
 export function contentSecurityPolicy(config: AppConfig, nonce?: string): string {
   const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
@@ -97,14 +96,14 @@ export function styleNonce(reply: FastifyReply): string {
 export const NONCE_META = 'csp-nonce';
 
 /**
- * Answers the browser app's index.html with a fresh style nonce: in the page (a
- * `<meta property="csp-nonce">` before `</head>`) and in this answer's Content-Security-Policy.
+ * The browser app's page (index.html, or a guest page's prerendered copy) with a fresh style nonce:
+ * set in this answer's Content-Security-Policy, given to the app in a `<meta property="csp-nonce">`
+ * (emotion puts it on the <style> elements it adds) and put on the <style> elements the page was
+ * prerendered with. The page is therefore made per answer, never cached or served precompressed.
  */
-export async function sendAppPage(reply: FastifyReply, indexHtml: string): Promise<FastifyReply> {
-  const nonce = randomBytes(18).toString('base64');
-  const html = (await fs.readFile(indexHtml, 'utf8')).replace('</head>', `<meta property="${NONCE_META}" content="${nonce}">\n</head>`);
-  return reply
-    .header('Content-Security-Policy', contentSecurityPolicy(reply.server.config, nonce))
-    .type('text/html; charset=utf-8')
-    .send(html);
+export function appPageWithNonce(reply: FastifyReply, html: string): string {
+  const nonce = styleNonce(reply);
+  return html
+    .replace(/<style(?=[\s>])/g, `<style nonce="${nonce}"`)
+    .replace('</head>', `<meta property="${NONCE_META}" content="${nonce}">\n</head>`);
 }

@@ -1,25 +1,34 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { CacheProvider } from '@emotion/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { system } from './theme';
-import { Toaster } from './toaster';
 import { createStyleCache } from './style-nonce';
+
+const Toaster = lazy(() => import('./toaster-view').then((m) => ({ default: m.Toaster })));
+
+const noSubscription = () => () => {};
 
 /** One emotion cache for the page: its <style> elements carry the CSP nonce. */
 const styleCache = createStyleCache();
 
 /** Everything around the router: design system, copy, data cache, toasts. */
 export function AppProviders({ i18n, swr, children }: { i18n: I18n; swr?: SWRConfiguration; children: ReactNode }) {
+  // The toasts' view is not in the HTML prerendered at build time: while hydrating, it mounts right after.
+  const mounted = useSyncExternalStore(noSubscription, () => true, () => false);
   return (
     <CacheProvider value={styleCache}>
       <ChakraProvider value={system}>
         <I18nextProvider i18n={i18n}>
           <SWRConfig value={{ shouldRetryOnError: false, ...swr }}>
             {children}
-            <Toaster />
+            {mounted && (
+              <Suspense fallback={null}>
+                <Toaster />
+              </Suspense>
+            )}
           </SWRConfig>
         </I18nextProvider>
       </ChakraProvider>

@@ -1,4 +1,108 @@
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, mergeConfigs } from '@chakra-ui/react';
+import {
+  alertSlotRecipe,
+  animationStyles,
+  breakpoints,
+  buttonRecipe,
+  cardSlotRecipe,
+  checkboxCardSlotRecipe,
+  checkboxSlotRecipe,
+  checkmarkRecipe,
+  collapsibleSlotRecipe,
+  comboboxSlotRecipe,
+  containerRecipe,
+  cssVarsPrefix,
+  cssVarsRoot,
+  dataListSlotRecipe,
+  dialogSlotRecipe,
+  fieldSlotRecipe,
+  fieldsetSlotRecipe,
+  globalCss,
+  headingRecipe,
+  iconRecipe,
+  inputAddonRecipe,
+  inputRecipe,
+  keyframes,
+  layerStyles,
+  linkRecipe,
+  listSlotRecipe,
+  nativeSelectSlotRecipe,
+  numberInputSlotRecipe,
+  progressSlotRecipe,
+  qrCodeSlotRecipe,
+  radioCardSlotRecipe,
+  radioGroupSlotRecipe,
+  radiomarkRecipe,
+  selectSlotRecipe,
+  semanticTokens,
+  separatorRecipe,
+  skipNavLinkRecipe,
+  sliderSlotRecipe,
+  spinnerRecipe,
+  textStyles,
+  textareaRecipe,
+  toastSlotRecipe,
+  tokens,
+} from '@chakra-ui/react/theme';
+
+/**
+ * Chakra's default theme (tokens, semantic tokens, text and layer styles) with the recipes of the
+ * components this app renders only (issue 14: `defaultConfig` ships ~75 recipes, 117 kB, on every
+ * page). A component whose recipe is missing renders unstyled, so `npm run size:login` checks after
+ * each build that every recipe key the built chunks ask for (`createRecipeContext({ key })`) is here.
+ */
+const themeConfig = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: {
+    breakpoints,
+    keyframes,
+    tokens,
+    semanticTokens,
+    textStyles,
+    layerStyles,
+    animationStyles,
+    recipes: {
+      button: buttonRecipe,
+      checkmark: checkmarkRecipe,
+      container: containerRecipe,
+      heading: headingRecipe,
+      icon: iconRecipe,
+      input: inputRecipe,
+      inputAddon: inputAddonRecipe,
+      link: linkRecipe,
+      radiomark: radiomarkRecipe,
+      separator: separatorRecipe,
+      skipNavLink: skipNavLinkRecipe,
+      spinner: spinnerRecipe,
+      textarea: textareaRecipe,
+    },
+    slotRecipes: {
+      alert: alertSlotRecipe,
+      card: cardSlotRecipe,
+      checkbox: checkboxSlotRecipe,
+      checkboxCard: checkboxCardSlotRecipe,
+      collapsible: collapsibleSlotRecipe,
+      combobox: comboboxSlotRecipe,
+      dataList: dataListSlotRecipe,
+      dialog: dialogSlotRecipe,
+      field: fieldSlotRecipe,
+      fieldset: fieldsetSlotRecipe,
+      list: listSlotRecipe,
+      nativeSelect: nativeSelectSlotRecipe,
+      numberInput: numberInputSlotRecipe,
+      progress: progressSlotRecipe,
+      qrCode: qrCodeSlotRecipe,
+      radioCard: radioCardSlotRecipe,
+      radioGroup: radioGroupSlotRecipe,
+      select: selectSlotRecipe,
+      slider: sliderSlotRecipe,
+      toast: toastSlotRecipe,
+    },
+  },
+});
 
 /**
  * The app's design system: Chakra's defaults plus a calm, trustworthy deep teal-blue brand
@@ -48,4 +152,4 @@ const config = defineConfig({
   },
 });
 
-export const system = createSystem(defaultConfig, config);
+export const system = createSystem(mergeConfigs(defaultBaseConfig, themeConfig), config);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { Box, Heading, HStack, IconButton, Text, chakra } from '@chakra-ui/react';
 import { useT } from '../../app/useT';
 import { PauseIcon, PlayIcon } from '../../app/components/icons';
@@ -9,17 +9,23 @@ export const SLIDER_SPEED_MS = 400;
 export const SLIDER_MAX_WIDTH = 800;
 const SLIDE_KEYS = ['s1', 's2', 's3'] as const;
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+const hasMatchMedia = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
+
+function subscribeReducedMotion(onChange: () => void): () => void {
+  if (!hasMatchMedia()) return () => {};
+  const list = window.matchMedia(REDUCED_MOTION);
+  list.addEventListener?.('change', onChange);
+  return () => list.removeEventListener?.('change', onChange);
+}
+
+/** The user's reduced-motion preference; `false` in the HTML prerendered at build time (then the browser's). */
 function usePrefersReducedMotion(): boolean {
-  const query = '(prefers-reduced-motion: reduce)';
-  const [reduced, setReduced] = useState(() => typeof window.matchMedia === 'function' && window.matchMedia(query).matches);
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const list = window.matchMedia(query);
-    const onChange = () => setReduced(list.matches);
-    list.addEventListener?.('change', onChange);
-    return () => list.removeEventListener?.('change', onChange);
-  }, []);
-  return reduced;
+  return useSyncExternalStore(
+    subscribeReducedMotion,
+    () => hasMatchMedia() && window.matchMedia(REDUCED_MOTION).matches,
+    () => false,
+  );
 }
 
 /**

@@ -52,7 +52,7 @@ export function AccountPage() {
   const [chosenPartner, setChosenPartner] = useState<number | null>(null);
   const [accepted, setAccepted] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [referral] = useState(() => referralCode(query, document.cookie));
+  const [referral] = useState(() => referralCode(query, typeof document === 'undefined' ? '' : document.cookie));
 
   const registrationType = registration.type;
   if (!registrationType) return <Navigate to={typeSelectionPath(slug, search)} replace />;

@@ -1,0 +1,242 @@
+/**
+ * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register]`
+ *
+ * Issue 14's browser benchmark (prints figures; not a test, not run in CI):
+ * 1. `vite build` into build/bench-dist (unless --no-build), so that dist/ may change meanwhile;
+ * 2. starts the app the way the Playwright tests do (tests/e2e/serve.ts: a fresh temporary DATA_DIR,
+ *    embedded PGlite, the test-only `/__test/place-at-step` route) on a free port of 127.0.0.1;
+ * 3. through the API, registers one applicant per page and places it at every step of both flow
+ *    files, plus one on the status page and one on the built-in checkout page;
+ * 4. runs Lighthouse (Node API, Chromium at CHROMIUM_PATH or /usr/bin/chromium, headless) with its
+ *    default mobile settings (simulated throttling) `--runs` times per page (default 3), cold cache,
+ *    the applicant signed in through localStorage `user` as the app keeps it;
+ * 5. prints one table of medians: page, performance, LCP, TBT, accessibility, JavaScript transferred.
+ *
+ * Only 127.0.0.1 is ever loaded; every loop is bounded by the page list and `--runs`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer, { type Page } from 'puppeteer-core';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BENCH_DIST = 'build/bench-dist';
+
+interface FlowFile {
+  registrationType: number;
+  api: { open: string };
+  steps: { id: string; path: string }[];
+}
+interface Target {
+  label: string;
+  path: string;
+  /** The session user to keep in localStorage `user` (null: a guest). */
+  user: unknown;
+}
+interface Measure {
+  perf: number;
+  lcp: number;
+  tbt: number;
+  a11y: number;
+  jsBytes: number;
+}
+
+function parseArgs(argv: string[]) {
+  const args = { runs: 3, build: true, only: [] as string[] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--runs') args.runs = Math.max(1, Math.min(9, Number(value()) || 3));
+    else if (flag === '--no-build') args.build = false;
+    else if (flag === '--only') args.only.push(...value().split(','));
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  return args;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts tests/e2e/serve.ts on `port`; resolves once it listens. */
+function startServer(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['tests/e2e/serve.ts'], {
+      cwd: root,
+      env: { ...process.env, E2E_PORT: String(port), E2E_LOG: '0', E2E_DIST: BENCH_DIST },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('[e2e] server on')) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    child.once('exit', (code) => reject(new Error(`the server stopped (${code}) before listening:\n${output}`)));
+  });
+}
+
+async function api<T>(origin: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${origin}${url}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
+  return (JSON.parse(text) as { payload: T }).payload;
+}
+
+let counter = 0;
+/** A fresh applicant of `registrationType` (unaffiliated partner), its request opened. */
+async function applicant(origin: string, flow: FlowFile): Promise<{ user: { access_token: string }; token: string }> {
+  const partners = await api<{ id: number; is_unaffiliated: boolean }[]>(origin, 'GET', '/api/partner/index');
+  const partner = partners.find((p) => p.is_unaffiliated) ?? partners[0];
+  const user = await api<{ access_token: string }>(origin, 'POST', '/api/register', {
+    email: `bench-${Date.now()}-${counter++}@exemplu.ro`,
+    password: 'parola-sigura-1',
+    phone: '0712345678',
+    referral_code: null,
+    cookies: [],
+    marketing_accepted: true,
+    registration_type: flow.registrationType,
+    partner_id: partner.id,
+  });
+  await api(origin, 'GET', flow.api.open, undefined, user.access_token);
+  return { user, token: user.access_token };
+}
+
+async function targets(origin: string): Promise<Target[]> {
+  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(root, 'flows', f), 'utf8')) as FlowFile;
+  const flows = [read('new-pfa.json'), read('existing-pfa.json')];
+  const list: Target[] = ['/login', '/register', '/register/account', '/password/forgot'].map((p) => ({ label: p, path: p, user: null }));
+  for (const flow of flows) {
+    for (const step of flow.steps) {
+      const { user, token } = await applicant(origin, flow);
+      await api(origin, 'POST', '/__test/place-at-step', { step: step.id }, token);
+      list.push({ label: `${step.path} (${step.id})`, path: step.path, user });
+    }
+  }
+  const newFlow = flows[0];
+  const pricing = newFlow.steps[newFlow.steps.length - 1];
+  {
+    const { user, token } = await applicant(origin, newFlow);
+    await api(origin, 'POST', '/__test/place-at-step', { step: pricing.id }, token);
+    list.push({ label: '/infiintare-pfa/status', path: '/infiintare-pfa/status', user });
+  }
+  {
+    const { user, token } = await applicant(origin, newFlow);
+    await api(origin, 'POST', '/__test/place-at-step', { step: pricing.id }, token);
+    const prices = ['price_ghiseu_standard_monthly'];
+    await api(origin, 'POST', '/api/registration/collect/partner-price', { selected_stripe_id: prices[0], current_step_identifier: pricing.id }, token);
+    const { redirect_url } = await api<{ redirect_url: string }>(origin, 'POST', '/api/stripe/redirect', { selected_stripe_id: prices[0] }, token);
+    const checkout = new URL(redirect_url, origin).pathname;
+    list.push({ label: '/checkout/:paymentId', path: checkout, user });
+  }
+  return list;
+}
+
+/** One Lighthouse run of `target`, cold cache, signed in (or not) as the target says. */
+async function measure(page: Page, port: number, origin: string, target: Target): Promise<Measure> {
+  await page.goto(`${origin}/favicon.svg`);
+  await page.evaluate((user) => {
+    localStorage.clear();
+    sessionStorage.clear();
+    if (user) localStorage.setItem('user', user);
+  }, target.user ? JSON.stringify(target.user) : null);
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+  const result = await lighthouse(
+    `${origin}${target.path}`,
+    { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true },
+    undefined,
+    page,
+  );
+  if (!result) throw new Error(`Lighthouse gave no result for ${target.path}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`${target.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  return {
+    perf: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    lcp: lhr.audits['largest-contentful-paint'].numericValue ?? NaN,
+    tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
+    a11y: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+    jsBytes: items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0),
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.build) {
+    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--outDir', BENCH_DIST, '--emptyOutDir'], {
+      cwd: root,
+      // The build's log goes to stderr: stdout is the table.
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
+    if (build.status !== 0) throw new Error('vite build failed');
+  }
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = await startServer(port);
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+  });
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  try {
+    let list = await targets(origin);
+    if (args.only.length) list = list.filter((t) => args.only.some((o) => t.label.startsWith(o)));
+    const page = await browser.newPage();
+    const rows: string[][] = [];
+    for (const target of list) {
+      const runs: Measure[] = [];
+      for (let i = 0; i < args.runs; i++) runs.push(await measure(page, chrome.port, origin, target));
+      const m = {
+        perf: median(runs.map((r) => r.perf)),
+        lcp: median(runs.map((r) => r.lcp)),
+        tbt: median(runs.map((r) => r.tbt)),
+        a11y: median(runs.map((r) => r.a11y)),
+        jsBytes: median(runs.map((r) => r.jsBytes)),
+      };
+      const row = [target.label, String(m.perf), `${(m.lcp / 1000).toFixed(1)} s`, `${Math.round(m.tbt)} ms`, String(m.a11y), `${(m.jsBytes / 1024).toFixed(1)} KiB`];
+      console.error(`  ${row.join('  ')}  (perf of each run: ${runs.map((r) => r.perf).join(', ')})`);
+      rows.push(row);
+    }
+    const header = ['page', 'perf', 'LCP', 'TBT', 'a11y', 'JS transferred'];
+    console.log(`\nLighthouse ${(JSON.parse(fs.readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version} mobile (simulated throttling), median of ${args.runs}, ${new Date().toISOString().slice(0, 16)}Z\n`);
+    console.log(`| ${header.join(' | ')} |`);
+    console.log(`|${header.map(() => '---').join('|')}|`);
+    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  } finally {
+    await browser.disconnect();
+    chrome.kill();
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+});

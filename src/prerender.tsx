@@ -1,0 +1,23 @@
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { createI18n } from './app/i18n';
+import { AppProviders } from './app/providers';
+import { routes } from './app/routes';
+
+/**
+ * Build-time rendering of the guest pages (issue 14 "first meaningful content without waiting for the
+ * JS"): scripts/prerender.ts loads this module (Vite SSR build) and puts each page's HTML, as a guest
+ * with nothing loaded yet sees it, inside `<div id="root">` of its `dist/pages/<route>.html`;
+ * src/main.tsx hydrates it. Not part of the browser bundle.
+ */
+export async function renderRoute(pathname: string, origin = 'http://localhost'): Promise<string> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(pathname, origin)));
+  if (context instanceof Response) throw new Error(`prerender: ${pathname} answered a redirect to ${context.headers.get('location')}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(
+    <AppProviders i18n={createI18n()}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </AppProviders>,
+  );
+}
