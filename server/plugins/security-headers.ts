@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config';
 
@@ -8,12 +8,13 @@ import type { AppConfig } from '../config';
  * the browser app's page carries a fresh nonce that Chakra UI's emotion puts on the <style>
  * elements it adds (`appPageWithNonce`, src/app/style-nonce.ts); server-made pages use `styleNonce`.
  */
-export function contentSecurityPolicy(config: AppConfig, nonce?: string): string {
+export function contentSecurityPolicy(config: AppConfig, nonce?: string, styleAttributeHashes: readonly string[] = []): string {
+  const attributes = styleAttributeHashes.length ? ` 'unsafe-hashes' ${styleAttributeHashes.map((h) => `'sha256-${h}'`).join(' ')}` : '';
   const widget = config.supportWidgetUrl ? ` ${new URL(config.supportWidgetUrl).origin}` : '';
   return [
     "default-src 'self'",
     `script-src 'self'${widget}`,
-    `style-src 'self'${nonce ? ` 'nonce-${nonce}'` : ''}`,
+    `style-src 'self'${nonce ? ` 'nonce-${nonce}'` : ''}${attributes}`,
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self'${widget}`,
@@ -36,7 +37,6 @@ export const PERMISSIONS_POLICY = [
   'payment=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'hid=()',
   'midi=()',
   'magnetometer=()',
@@ -86,10 +86,29 @@ export function registerSecurityHeaders(app: FastifyInstance, config: AppConfig)
  * For a server-rendered page with its own `<style nonce="…">` block (the built-in /sso page, the
  * dev outbox): sets this answer's CSP with a fresh nonce and returns the nonce.
  */
-export function styleNonce(reply: FastifyReply): string {
+export function styleNonce(reply: FastifyReply, styleAttributeHashes: readonly string[] = []): string {
   const nonce = randomBytes(18).toString('base64');
-  reply.header('Content-Security-Policy', contentSecurityPolicy(reply.server.config, nonce));
+  reply.header('Content-Security-Policy', contentSecurityPolicy(reply.server.config, nonce, styleAttributeHashes));
   return nonce;
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+const styleAttributeHashCache = new Map<string, string[]>();
+
+/**
+ * The sha256 of each `style="…"` attribute in a prerendered page (Chakra's hidden radio inputs,
+ * `position:relative` wrappers): a nonce cannot cover attributes, so the CSP allows exactly these
+ * values through 'unsafe-hashes' until React takes over (it sets styles through the CSSOM, which
+ * CSP allows). Computed once per page.
+ */
+export function styleAttributeHashes(html: string): string[] {
+  let hashes = styleAttributeHashCache.get(html);
+  if (!hashes) {
+    const values = new Set([...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => m[1].replace(/&(?:amp|quot|#x27|#39|lt|gt);/g, (e) => ENTITIES[e])));
+    hashes = [...values].map((value) => createHash('sha256').update(value).digest('base64'));
+    styleAttributeHashCache.set(html, hashes);
+  }
+  return hashes;
 }
 
 /** Where the browser app reads the nonce of its styles (src/app/style-nonce.ts). */
@@ -99,10 +118,11 @@ export const NONCE_META = 'csp-nonce';
  * The browser app's page (index.html, or a guest page's prerendered copy) with a fresh style nonce:
  * set in this answer's Content-Security-Policy, given to the app in a `<meta property="csp-nonce">`
  * (emotion puts it on the <style> elements it adds) and put on the <style> elements the page was
- * prerendered with. The page is therefore made per answer, never cached or served precompressed.
+ * prerendered with; its style attributes are allowed by their hashes. The page is therefore made per
+ * answer, never cached or served precompressed.
  */
 export function appPageWithNonce(reply: FastifyReply, html: string): string {
-  const nonce = styleNonce(reply);
+  const nonce = styleNonce(reply, styleAttributeHashes(html));
   return html
     .replace(/<style(?=[\s>])/g, `<style nonce="${nonce}"`)
     .replace('</head>', `<meta property="${NONCE_META}" content="${nonce}">\n</head>`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +107,32 @@ describe('browser security headers', () => {
       expect(sso.body).not.toContain('style="');
     } finally {
       await page.close();
+    }
+  });
+
+  it("a prerendered page: its <style> elements get the nonce, its style attributes are allowed by their hash, nothing else", async () => {
+    const prerendered = fs.mkdtempSync(path.join(os.tmpdir(), 'ghiseu-prerendered-'));
+    fs.writeFileSync(path.join(prerendered, 'index.html'), '<!doctype html><html><head><title>Ghișeu</title></head><body><div id="root"></div></body></html>');
+    fs.mkdirSync(path.join(prerendered, 'pages'));
+    const hidden = 'border:0;clip:rect(0 0 0 0);height:1px;width:1px;position:absolute';
+    fs.writeFileSync(
+      path.join(prerendered, 'pages', 'register.html'),
+      `<!doctype html><html><head><title>Ghișeu</title></head><body><div id="root" data-prerendered="/register"><style data-emotion="css 1x">.css-1x{color:red}</style><div style="position:relative"><input type="radio" style="${hidden}"></div><style data-emotion="css 2y">.css-2y{margin:0}</style></div></body></html>`,
+    );
+    const page = await testApp({ serveStatic: true, staticDir: prerendered });
+    try {
+      const res = await page.inject({ method: 'GET', url: '/register' });
+      const csp = String(res.headers['content-security-policy']);
+      const nonce = /'nonce-([A-Za-z0-9+/=]{24})'/.exec(csp)?.[1];
+      expect(res.body.match(/<style nonce="([^"]+)" data-emotion/g)).toEqual([`<style nonce="${nonce}" data-emotion`, `<style nonce="${nonce}" data-emotion`]);
+      const sha = (value: string) => createHash('sha256').update(value).digest('base64');
+      expect(csp).toContain(`style-src 'self' 'nonce-${nonce}' 'unsafe-hashes' 'sha256-${sha('position:relative')}' 'sha256-${sha(hidden)}';`);
+      expect(csp).not.toContain('unsafe-inline');
+      // A page without style attributes needs no 'unsafe-hashes'.
+      expect(String((await page.inject({ method: 'GET', url: '/login' })).headers['content-security-policy'])).not.toContain('unsafe-hashes');
+    } finally {
+      await page.close();
+      fs.rmSync(prerendered, { recursive: true, force: true });
     }
   });
 
