@@ -67,8 +67,13 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       '/api/mark-as-lost': () => ({ ...request('requesting-company-step-0'), status: 'lost' }),
     });
     renderAt('/infiintare-pfa/0', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    fireEvent.click(await screen.findByRole('checkbox', { name: /Voi fi plătitor de TVA/ }));
-    fireEvent.click(await screen.findByRole('checkbox', { name: /Voi vinde produse/ }));
+    // As a user does: tick one, see it ticked, tick the next.
+    const vat = (await screen.findByRole('checkbox', { name: /Voi fi plătitor de TVA/ })) as HTMLInputElement;
+    fireEvent.click(vat);
+    await waitFor(() => expect(vat.checked).toBe(true));
+    const sells = (await screen.findByRole('checkbox', { name: /Voi vinde produse/ })) as HTMLInputElement;
+    fireEvent.click(sells);
+    await waitFor(() => expect(sells.checked).toBe(true));
     await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
     fireEvent.click(button('Mergi la următorul pas'));
     await waitFor(() => expect(location()).toBe('/inregistrare/chestionar/info'));
