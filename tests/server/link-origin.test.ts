@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { auth, mailsTo, partnerBySlug, placeAtStep, registerUser, testApp, uniqueEmail, type RegisteredUser } from './helpers';
+import { eq } from 'drizzle-orm';
+import { payments } from '../../server/db/schema';
+import { auth, mailsTo, partnerBySlug, placeAtStep, registerUser, requestRowOf, testApp, uniqueEmail, type RegisteredUser } from './helpers';
 
 /**
  * Issue 19: with PUBLIC_URL unset (development), links handed back to the browser that asked for
@@ -75,6 +77,8 @@ describe('PUBLIC_URL unset: the checkout and the QR link follow the origin of th
     const bad = await app.inject({ method: 'POST', url: '/api/stripe/redirect', payload: { selected_stripe_id: 'price_inventat' }, headers: { ...auth(user.token), host: 'birou-pc:3000' } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().payload.selected_stripe_id).toBeDefined();
+    const row = await requestRowOf(app, user);
+    expect(await app.db.select().from(payments).where(eq(payments.requestId, row.id))).toHaveLength(0);
 
     const res = await startCheckout(app, user.token, { host: 'birou-pc:3000' });
     expect(res.json().payload.redirect_url).toMatch(/^http:\/\/birou-pc:3000\/checkout\//);
