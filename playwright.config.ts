@@ -11,13 +11,17 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: 'tests/e2e',
   forbidOnly: CI,
-  retries: CI ? 1 : 0,
+  // No retries: a flaky test is a bug (it must wait for what a user waits for, not race the page).
+  retries: 0,
+  // Generous waits on a loaded 2-core machine: assertions auto-wait up to 15 s, a test up to 90 s.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   workers: CI ? 1 : 2,
   reporter: [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
     locale: 'ro-RO',
-    trace: 'on-first-retry',
+    trace: 'retain-on-failure',
   },
   projects: [
     {

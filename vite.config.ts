@@ -41,8 +41,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/web/**/*.test.tsx', 'tests/engine/**/*.test.tsx', 'tests/widgets/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/web/setup.ts'],
-          // Above Testing Library's 6 s wait (tests/web/setup.ts): on a busy machine a lazy page's first load is slow.
-          testTimeout: 15000,
+          // Well above Testing Library's 15 s wait (tests/web/setup.ts): a test makes several waits, and
+          // on a loaded machine a lazy page's first load or a whole wizard step is slow.
+          testTimeout: 90000,
         },
       },
       {

@@ -18,6 +18,11 @@ export interface AppConfig {
   databaseUrl: string | null;
   /** Origin used in links inside mails (reset, verification, auto-login). */
   publicUrl: string;
+  /**
+   * PUBLIC_URL was set. Unset (development), links handed back to the same browser (the built-in
+   * checkout and its return, the QR hand-over) follow the request's origin; mails never do.
+   */
+  publicUrlSet: boolean;
   productName: string;
   productSlug: string;
   /** smtp://user:pass@host:port — when unset, mails stay in the database outbox (/dev/outbox). */
@@ -108,7 +113,7 @@ function list(value: string | undefined): string[] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 3000);
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const production = env.NODE_ENV === 'production';
   return {
     production,
@@ -118,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: env.DATA_DIR ?? path.resolve('data'),
     databaseUrl: env.DATABASE_URL || null,
     publicUrl,
+    publicUrlSet: !!env.PUBLIC_URL,
     productName: env.PRODUCT_NAME ?? 'Ghișeu',
     productSlug: env.PRODUCT_SLUG ?? 'ghiseu',
     smtpUrl: env.SMTP_URL || null,

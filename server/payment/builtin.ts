@@ -9,9 +9,7 @@ import type { CheckoutInput, CheckoutSession, PaymentProvider } from './types';
 export class BuiltinCheckout implements PaymentProvider {
   readonly name = 'builtin' as const;
 
-  constructor(private readonly publicUrl: string) {}
-
   async startCheckout(input: CheckoutInput): Promise<CheckoutSession> {
-    return { redirectUrl: `${this.publicUrl}/checkout/${encodeURIComponent(input.paymentId)}`, providerSessionId: null };
+    return { redirectUrl: `${input.origin}/checkout/${encodeURIComponent(input.paymentId)}`, providerSessionId: null };
   }
 }

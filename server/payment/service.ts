@@ -13,7 +13,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 
 /** Stripe Checkout when `STRIPE_SECRET_KEY` is set, else the built-in checkout page. */
 export function createPaymentProvider(config: AppConfig): PaymentProvider {
-  if (!config.stripeSecretKey) return new BuiltinCheckout(config.publicUrl);
+  if (!config.stripeSecretKey) return new BuiltinCheckout();
   if (!config.stripeWebhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY (payments are confirmed by the webhook).');
   return new StripeCheckout({ secretKey: config.stripeSecretKey, webhookSecret: config.stripeWebhookSecret, apiUrl: config.stripeApiUrl });
 }
@@ -27,9 +27,12 @@ export function flowOf(app: FastifyInstance, registrationType: number): Flow {
   return app.flows.byType[registrationType as 1 | 2];
 }
 
-/** Where the provider sends the browser back: the flow's payment confirmation page (`…/plata`). */
-export function returnUrls(app: FastifyInstance, flow: Flow, paymentId: string): { successUrl: string; cancelUrl: string } {
-  const page = `${app.config.publicUrl}${flow.basePath}/plata`;
+/**
+ * Where the provider sends the browser back: the flow's payment confirmation page (`…/plata`) at
+ * `origin` (browserOrigin: PUBLIC_URL, or in development the origin the browser used).
+ */
+export function returnUrls(origin: string, flow: Flow, paymentId: string): { successUrl: string; cancelUrl: string } {
+  const page = `${origin}${flow.basePath}/plata`;
   return { successUrl: `${page}?plata=${encodeURIComponent(paymentId)}`, cancelUrl: `${page}?anulata=${encodeURIComponent(paymentId)}` };
 }
 

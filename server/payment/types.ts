@@ -13,6 +13,8 @@ export interface CheckoutInput {
   /** Where the provider sends the browser after paying, and after giving up. */
   successUrl: string;
   cancelUrl: string;
+  /** Origin of this server as the browser knows it (browserOrigin): the built-in checkout page lives there. */
+  origin: string;
 }
 
 export interface CheckoutSession {

@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import { currentStep, stepsInfo, type ResolvedFlow } from '../../src/core/flow';
 import { partnerPrices, payments, registrationRequests } from '../db/schema';
 import { FieldValidationError, HttpError, notFound } from '../lib/http-errors';
+import { browserOrigin } from '../lib/origin';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest, staleStep, type PartnerRow, type RequestRow } from '../registration/requests';
 import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRow } from '../payment/service';
@@ -95,13 +96,15 @@ export default (async (app) => {
       amountBani: price.amountBani,
       currency: price.currency,
     });
+    const origin = browserOrigin(app, request);
     try {
       const session = await provider.startCheckout({
         paymentId,
         requestId: row.id,
         customerEmail: user.email,
         price: { stripePriceId: price.stripePriceId, interval: price.interval || null },
-        ...returnUrls(app, flow, paymentId),
+        ...returnUrls(origin, flow, paymentId),
+        origin,
       });
       await app.db.update(payments).set({ providerSessionId: session.providerSessionId }).where(eq(payments.id, paymentId));
       return { message: '', payload: { success: true, error_code: null, redirect_url: session.redirectUrl } };
@@ -202,7 +205,7 @@ export default (async (app) => {
         description: price?.description ?? null,
         partner: { name: partner.name, is_unaffiliated: partner.isUnaffiliated, footnote: partner.footnote },
         product: app.config.productName,
-        ...returnUrls(app, flowOf(app, row.registrationType), payment.id),
+        ...returnUrls(browserOrigin(app, request), flowOf(app, row.registrationType), payment.id),
       },
     };
   });
@@ -212,7 +215,7 @@ export default (async (app) => {
     const { payment, request: row } = await builtinPaymentOf(app, request.user as UserRow, request.params.id);
     if (payment.status === 'cancelled' || payment.status === 'failed') throw new HttpError(409, PAYMENT_MESSAGES.checkoutCancelled);
     await markPaid(app, payment.id);
-    return { message: '', payload: { redirect_url: returnUrls(app, flowOf(app, row.registrationType), payment.id).successUrl } };
+    return { message: '', payload: { redirect_url: returnUrls(browserOrigin(app, request), flowOf(app, row.registrationType), payment.id).successUrl } };
   });
 
   /** "Anulează": the payment is given up; the browser goes back to the confirmation page, which offers the pricing again. */
@@ -220,6 +223,6 @@ export default (async (app) => {
     const { payment, request: row } = await builtinPaymentOf(app, request.user as UserRow, request.params.id);
     if (payment.status === 'paid') throw new HttpError(409, PAYMENT_MESSAGES.checkoutPaid);
     await app.db.update(payments).set({ status: 'cancelled' }).where(and(eq(payments.id, payment.id), eq(payments.status, 'open')));
-    return { message: '', payload: { redirect_url: returnUrls(app, flowOf(app, row.registrationType), payment.id).cancelUrl } };
+    return { message: '', payload: { redirect_url: returnUrls(browserOrigin(app, request), flowOf(app, row.registrationType), payment.id).cancelUrl } };
   });
 }) satisfies FastifyPluginAsync;

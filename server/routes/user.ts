@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AUTO_LOGIN_LINK_TTL_SECONDS, DASHBOARD_REDIRECT_COOKIE_SECONDS } from '../../src/core/registration';
 import { isKnownRouteName } from '../../src/core/routes';
 import { FieldValidationError } from '../lib/http-errors';
+import { browserOrigin } from '../lib/origin';
 import { issueToken, type UserRow } from '../lib/tokens';
 import { onboardingState } from '../lib/users';
 
@@ -36,7 +37,7 @@ export default (async (app) => {
         ttlSeconds: AUTO_LOGIN_LINK_TTL_SECONDS,
         redirect,
       });
-      const link = new URL('/auto-login', app.config.publicUrl);
+      const link = new URL('/auto-login', browserOrigin(app, request));
       link.searchParams.set('token', secret);
       if (redirect) link.searchParams.set('redirect', redirect);
       return { message: '', payload: { auto_login_link: link.toString(), expires_at: expiresAt?.toISOString() } };

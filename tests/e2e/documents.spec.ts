@@ -38,8 +38,10 @@ test('a PDF and a photo go up with the step; a refused file shows its message; t
   expect((await currentRequest(request, account)).media).toMatchObject({ diploma_documents: [] });
 
   await page.getByRole('button', { name: 'Șterge notite.pdf' }).click();
+  // The next press shows the power-of-attorney screen again (awaited, not peeked at), then submits.
   await next.click();
-  if (await page.getByRole('heading', { name: 'Procura notarială' }).isVisible()) await next.click();
+  await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+  await next.click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/4$/);
   const saved = (await currentRequest(request, account)).media as { diploma_documents: { name: string; url: string }[] };
   expect(saved.diploma_documents.map((d) => d.name).sort()).toEqual(['diploma-verso.png', 'diploma.pdf']);

@@ -114,6 +114,8 @@ export const drivers: Record<string, Driver> = {
    * first "Pasul următor", which shows the power-of-attorney screen; the walker's press submits.
    */
   async documents(page, value) {
+    // The licence block is part of the step's section: wait for the section before asking whether it is there.
+    await expect(page.getByTestId('documents-step')).toBeVisible();
     if (value.send_diploma_later) await page.getByRole('button', { name: 'Trimit mai târziu', exact: true }).first().click();
     const licence = page.getByRole('radio', { name: value.driver_license_status === 0 ? 'Nu am permis de conducere' : 'Trimit mai târziu' });
     if (value.driver_license_status !== null && value.driver_license_status !== undefined && (await licence.count())) {
@@ -158,6 +160,8 @@ export const drivers: Record<string, Driver> = {
       return;
     }
     const more = page.getByRole('button', { name: 'Afișează mai multe activități' });
+    // The list (and its "more" button) first: isVisible() does not wait.
+    await expect(page.getByRole('radio').first()).toBeVisible();
     if (!activity.is_primary && (await more.isVisible())) await more.click();
     await pick(page, 'radio', activity.name);
   },
@@ -189,6 +193,8 @@ export const drivers: Record<string, Driver> = {
   async pricePlans(page, value) {
     await expect(page.getByText('Ce primești')).toBeVisible();
     const radio = page.locator(`input[type="radio"][value="${String(value.selected_stripe_id)}"]`);
+    // The prices first (a single price's amount, or the radios of several): count() does not wait.
+    await expect(page.getByTestId('price-amount').or(page.locator('input[type="radio"]')).first()).toBeAttached();
     if (await radio.count()) await page.locator('label', { has: radio }).click();
     else await expect(page.getByTestId('price-amount')).toBeVisible();
   },

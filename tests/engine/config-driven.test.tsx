@@ -4,7 +4,7 @@
  * TypeScript touched.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import newPfa from '../../flows/new-pfa.json';
 import type { Flow } from '../../src/core/flow';
 import { Wizard } from '../../src/engine/Wizard';
@@ -33,7 +33,7 @@ describe('editing JSON changes the page', () => {
     const it = await screen.findByRole('radio', { name: 'Consultanță IT și programare' });
     // Only one primary activity is listed; the others wait behind "Afișează mai multe activități".
     expect(screen.queryByRole('radio', { name: 'Ride-sharing / taxi' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Afișează mai multe activități' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Afișează mai multe activități' })).toBeTruthy());
     fireEvent.click(it);
     expect(await screen.findByText(/autorizația pentru ride-sharing/)).toBeTruthy();
   });

@@ -57,14 +57,14 @@ describe('the existing-PFA wizard (flows/existing-pfa.json)', () => {
     renderAt('/inregistrare/3', <Wizard registrationType={1} api={api} services={fakeServices()} />);
     expect(await screen.findByRole('heading', { name: 'Te-am găsit' })).toBeTruthy();
     expect((await screen.findByTestId('company-name')).textContent).toBe(COMPANY.name);
-    expect(screen.getByTestId('company-address').textContent).toBe(COMPANY.address);
-    expect(screen.getByText('F12/345/2020')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('company-address').textContent).toBe(COMPANY.address));
+    await waitFor(() => expect(screen.getByText('F12/345/2020')).toBeTruthy());
     expect(screen.queryByRole('textbox')).toBeNull();
 
     await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
     fireEvent.click(button('Pasul următor'));
     expect(await screen.findByRole('heading', { name: 'Procura notarială' })).toBeTruthy();
-    expect(screen.getByText(/costă între 100 și 200 de lei/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(/costă între 100 și 200 de lei/)).toBeTruthy());
     expect(calls).toEqual([]);
     fireEvent.click(button('Pasul următor'));
     await waitFor(() => expect(location()).toBe('/inregistrare/4'));

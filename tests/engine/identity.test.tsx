@@ -77,7 +77,7 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     const qr = await screen.findByTestId('identity-qr');
     expect(qr.dataset.link).toContain('redirect=collect-user-profile-step');
     expect(qr.getAttribute('aria-label')).toBe('Cod QR pentru a continua verificarea pe telefon');
-    fireEvent.click(screen.getByRole('button', { name: 'Continuă pe desktop' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
 
     // Ordered: the back and the selfie wait for the front.
     const choose = (label: string) => screen.getByRole('button', { name: `Alege fotografia: ${label}` });
@@ -86,7 +86,7 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     expect(choose('selfie').hasAttribute('disabled')).toBe(true);
     expect(input('document-front').accept).toContain('.heic');
     expect(input('face').getAttribute('capture')).toBeNull();
-    const send = screen.getByRole('button', { name: 'Trimite pentru verificare' });
+    const send = await screen.findByRole('button', { name: 'Trimite pentru verificare' });
     expect(send.hasAttribute('disabled')).toBe(true);
 
     await uploadAll();
@@ -106,7 +106,7 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     idv.decide(2);
     await act(() => vi.advanceTimersByTimeAsync(5000));
     expect(await screen.findByText('Identitatea ta a fost verificată cu succes.')).toBeTruthy();
-    expect(screen.getByText('Avem nevoie de adresa ta de domiciliu')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Avem nevoie de adresa ta de domiciliu')).toBeTruthy());
     expect(next().hasAttribute('disabled')).toBe(true);
 
   });
@@ -118,20 +118,20 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     const user = userEvent.setup({ delay: null });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
     expect(await screen.findByText('Avem nevoie de adresa ta de domiciliu')).toBeTruthy();
-    expect(screen.getAllByRole('img', { name: /Fotografia încărcată/ })).toHaveLength(3);
+    await waitFor(() => expect(screen.getAllByRole('img', { name: /Fotografia încărcată/ })).toHaveLength(3));
     expect(next().hasAttribute('disabled')).toBe(true);
 
-    await user.click(screen.getByRole('button', { name: 'Modifică informații' }));
-    expect((screen.getByRole('textbox', { name: /^Prenume/ }) as HTMLInputElement).value).toBe('Ana');
-    await user.type(screen.getByRole('textbox', { name: /^Locul nașterii/ }), 'Cluj-Napoca');
+    await user.click(await screen.findByRole('button', { name: 'Modifică informații' }));
+    await waitFor(() => expect((screen.getByRole('textbox', { name: /^Prenume/ }) as HTMLInputElement).value).toBe('Ana'));
+    await user.type(await screen.findByRole('textbox', { name: /^Locul nașterii/ }), 'Cluj-Napoca');
     await choose(user, screen.getByRole('combobox', { name: /^Județ/ }), 'Clu', 'Cluj');
     await choose(user, screen.getByRole('combobox', { name: /^Localitate/ }), 'Clu', 'Cluj-Napoca');
-    await user.type(screen.getByRole('textbox', { name: /^Stradă/ }), 'Memorandumului');
-    await user.type(screen.getByRole('textbox', { name: /^Număr/ }), '28');
-    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    await user.type(await screen.findByRole('textbox', { name: /^Stradă/ }), 'Memorandumului');
+    await user.type(await screen.findByRole('textbox', { name: /^Număr/ }), '28');
+    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
 
     expect(await screen.findByText('Informațiile au fost modificate.')).toBeTruthy();
-    expect(screen.getByText('Str. Memorandumului nr. 28, Cluj-Napoca, județul Cluj')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Str. Memorandumului nr. 28, Cluj-Napoca, județul Cluj')).toBeTruthy());
     expect(idv.calls).toContain('saveAddress');
     await waitFor(() => expect(next().hasAttribute('disabled')).toBe(false));
     await user.click(next());
@@ -146,13 +146,13 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
     await uploadAll('reject');
-    fireEvent.click(screen.getByRole('button', { name: 'Trimite pentru verificare' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trimite pentru verificare' }));
     await screen.findByText(/Verificăm fotografiile tale/);
     idv.decide(3, 'Fotografia documentului nu este clară.');
     await act(() => vi.advanceTimersByTimeAsync(5000));
     expect(await screen.findByText('Verificarea a fost respinsă. Motivul: Fotografia documentului nu este clară.')).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Șterge și reîncepe procesul' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Șterge și reîncepe procesul' }));
     expect(await screen.findByTestId('identity-qr')).toBeTruthy();
     expect(idv.calls).toContain('deleteSession');
     expect(screen.queryByText(/Verificarea a fost respinsă/)).toBeNull();
@@ -169,16 +169,16 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api(() => COMPLETE).engine} services={fakeServices({ identity: idv.service })} />);
     expect(await screen.findByText('Identitatea ta a fost verificată cu succes.')).toBeTruthy();
     await waitFor(() => expect(next().hasAttribute('disabled')).toBe(false));
-    expect(screen.getAllByRole('img', { name: /Fotografia încărcată/ })).toHaveLength(3);
+    await waitFor(() => expect(screen.getAllByRole('img', { name: /Fotografia încărcată/ })).toHaveLength(3));
   });
 
   it('reload in the middle restores the screen: uploads done so far, then waiting after submit', async () => {
     const idv = fakeIdentity({ session_id: 's', custom_id: 'c', status: 1, submitted: false, uploads: { ...UPLOADED, face: null } });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
-    expect(screen.getByTestId('identity-slot-document-front').dataset.state).toBe('completed');
-    expect(screen.getByTestId('identity-slot-document-back').dataset.state).toBe('completed');
-    expect(screen.getByRole('button', { name: 'Alege fotografia: selfie' }).hasAttribute('disabled')).toBe(false);
+    await waitFor(() => expect(screen.getByTestId('identity-slot-document-front').dataset.state).toBe('completed'));
+    await waitFor(() => expect(screen.getByTestId('identity-slot-document-back').dataset.state).toBe('completed'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: selfie' }).hasAttribute('disabled')).toBe(false));
     cleanup();
 
     idv.setSession({ session_id: 's', custom_id: 'c', status: 4, submitted: true, uploads: UPLOADED });
@@ -193,8 +193,8 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
     fireEvent.change(input('document-front'), { target: { files: [png('fata.png')] } });
     expect(await screen.findByText('Oops, a apărut o eroare: Încărcarea pentru fața buletinului a eșuat. Te rugăm să încerci din nou.')).toBeTruthy();
-    expect(screen.getByText('Reîncarcă pagina și reîncepe verificarea.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' }).hasAttribute('disabled')).toBe(true);
+    await waitFor(() => expect(screen.getByText('Reîncarcă pagina și reîncepe verificarea.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' }).hasAttribute('disabled')).toBe(true));
   });
 
   it('a failed session start and a failed submit show their texts', async () => {
@@ -208,9 +208,9 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' }).hasAttribute('disabled')).toBe(false));
     await uploadAll();
     idv.failNext('submit', { status: 500, message: '' });
-    fireEvent.click(screen.getByRole('button', { name: 'Trimite pentru verificare' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trimite pentru verificare' }));
     expect(await screen.findByText(/Trimiterea pentru verificare a eșuat. Te rugăm să încerci din nou./)).toBeTruthy();
-    expect(screen.getByText('Apasă „Șterge și reîncepe procesul” și încarcă din nou fotografiile.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Apasă „Șterge și reîncepe procesul” și încarcă din nou fotografiile.')).toBeTruthy());
   });
 
   it('the QR code cannot be made: its error text and the desktop fallback', async () => {
@@ -218,8 +218,8 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     idv.failNext('autoLoginLink', { status: 500, message: '' });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
     expect(await screen.findByText('Nu s-a putut genera codul QR. Te rugăm să încerci din nou.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Continuă pe desktop' }));
-    expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' })).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' })).toBeTruthy());
   });
 
   it('while handed over, the desktop polls every 3 s and shows the photos as they arrive', async () => {
@@ -231,7 +231,7 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     idv.setSession({ session_id: 's', custom_id: 'c', status: 1, submitted: false, uploads: { ...UPLOADED, 'document-back': null, face: null } });
     await act(() => vi.advanceTimersByTimeAsync(3000));
     await waitFor(() => expect(screen.getByTestId('identity-slot-document-front').dataset.state).toBe('completed'));
-    expect(screen.getByRole('img', { name: 'Fotografia încărcată: Fața buletinului' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Fotografia încărcată: Fața buletinului' })).toBeTruthy());
     // The phone submitted: the desktop waits for the decision too.
     idv.setSession({ session_id: 's', custom_id: 'c', status: 4, submitted: true, uploads: UPLOADED });
     await act(() => vi.advanceTimersByTimeAsync(3000));

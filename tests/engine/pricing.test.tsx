@@ -32,15 +32,15 @@ describe('the pricing step (flows/new-pfa.json step 9)', () => {
     renderAt('/infiintare-pfa/9', <Wizard registrationType={2} api={api} services={fakeServices()} onRedirect={onRedirect} />);
     expect(await screen.findByRole('heading', { name: 'Cât costă Ghișeu pentru colaboratorii iCredit?' })).toBeTruthy();
     expect(await screen.findByText(ICREDIT.description)).toBeTruthy();
-    expect(screen.getByTestId('price-amount').textContent).toBe('130 lei/lună');
-    expect(screen.getByTestId('price-footnote').textContent).toContain('130 lei/lună în primele 3 luni, inclusiv înființarea, apoi 72 lei/lună');
+    await waitFor(() => expect(screen.getByTestId('price-amount').textContent).toBe('130 lei/lună'));
+    await waitFor(() => expect(screen.getByTestId('price-footnote').textContent).toContain('130 lei/lună în primele 3 luni, inclusiv înființarea, apoi 72 lei/lună'));
     for (const feature of [
       'Preluăm datele firmei și aducem contabilitatea la zi',
       'Registre contabile mereu la zi',
       'Facturi electronice (e-Factura) prin Spațiul Privat Virtual ANAF',
       'Depunem toate declarațiile fiscale și îți amintim de plăți',
     ]) {
-      expect(screen.getByText(feature)).toBeTruthy();
+      await waitFor(() => expect(screen.getByText(feature)).toBeTruthy());
     }
     // Both labels are there; CSS shows the long one from 1280 px and the short one below.
     expect(wantButton().textContent).toBe('Vreau GhișeuVreau');
@@ -72,7 +72,7 @@ describe('the pricing step (flows/new-pfa.json step 9)', () => {
     expect(await screen.findByRole('heading', { name: 'Cât costă Ghișeu?' })).toBeTruthy();
     await screen.findByText('1.190 lei/an');
     expect(wantButton().hasAttribute('disabled')).toBe(true);
-    fireEvent.click(screen.getByRole('radio', { name: /1\.190 lei\/an/ }));
+    fireEvent.click(await screen.findByRole('radio', { name: /1\.190 lei\/an/ }));
     await waitFor(() => expect(wantButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(wantButton());
     await waitFor(() => expect(onRedirect).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'));

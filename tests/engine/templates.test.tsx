@@ -24,9 +24,9 @@ describe('engine templates', () => {
         />
       </ChakraProvider>,
     );
-    const input = screen.getByLabelText('Cod fiscal (CUI/CIF)');
+    const input = await screen.findByLabelText('Cod fiscal (CUI/CIF)');
     expect(input.tagName).toBe('INPUT');
-    const alert = screen.getByRole('alert');
+    const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Cifra de control a CUI-ului nu este corectă.');
     expect(input.getAttribute('aria-describedby')).toContain(alert.id);
   });

@@ -13,7 +13,7 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     renderAt('/infiintare-pfa', <Wizard registrationType={2} api={api} services={fakeServices()} />);
     expect(await screen.findByRole('heading', { name: 'Ești căsătorit(ă)?' })).toBeTruthy();
     expect(location()).toBe('/infiintare-pfa/4');
-    expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10');
+    await waitFor(() => expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10'));
   });
 
   it('step guard: typing another step’s URL lands on the current step', async () => {
@@ -36,8 +36,8 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     expect(next.getAttribute('aria-describedby')).toBe(hint.id);
 
     const sells = await screen.findByRole('checkbox', { name: /Voi vinde produse/ });
-    const vat = screen.getByRole('checkbox', { name: /Voi fi plătitor de TVA/ });
-    const none = screen.getByRole('checkbox', { name: /Niciuna dintre acestea/ });
+    const vat = await screen.findByRole('checkbox', { name: /Voi fi plătitor de TVA/ });
+    const none = await screen.findByRole('checkbox', { name: /Niciuna dintre acestea/ });
     fireEvent.click(sells);
     fireEvent.click(vat);
     await waitFor(() => expect((vat as HTMLInputElement).checked).toBe(true));
@@ -67,8 +67,13 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       '/api/mark-as-lost': () => ({ ...request('requesting-company-step-0'), status: 'lost' }),
     });
     renderAt('/infiintare-pfa/0', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    fireEvent.click(await screen.findByRole('checkbox', { name: /Voi fi plătitor de TVA/ }));
-    fireEvent.click(screen.getByRole('checkbox', { name: /Voi vinde produse/ }));
+    // As a user does: tick one, see it ticked, tick the next.
+    const vat = (await screen.findByRole('checkbox', { name: /Voi fi plătitor de TVA/ })) as HTMLInputElement;
+    fireEvent.click(vat);
+    await waitFor(() => expect(vat.checked).toBe(true));
+    const sells = (await screen.findByRole('checkbox', { name: /Voi vinde produse/ })) as HTMLInputElement;
+    fireEvent.click(sells);
+    await waitFor(() => expect(sells.checked).toBe(true));
     await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
     fireEvent.click(button('Mergi la următorul pas'));
     await waitFor(() => expect(location()).toBe('/inregistrare/chestionar/info'));
@@ -82,9 +87,9 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     renderAt('/infiintare-pfa/2', <Wizard registrationType={2} api={api} services={fakeServices()} />);
     fireEvent.click(await screen.findByRole('radio', { name: 'Ride-sharing / taxi' }));
     expect(await screen.findByText(/autorizația pentru ride-sharing/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Afișează mai multe activități' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Afișează mai multe activități' })).toBeTruthy());
 
-    fireEvent.click(screen.getByRole('radio', { name: 'Nu găsesc activitatea' }));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Nu găsesc activitatea' }));
     const details = await screen.findByLabelText(/Descrie pe scurt activitatea ta/);
     await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(true));
     fireEvent.change(details, { target: { value: 'Restaurez mobilă' } });
@@ -143,14 +148,14 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     const send = await screen.findByRole('button', { name: 'Trimite dosar' });
     expect(send.hasAttribute('disabled')).toBe(true);
     // One heading from the locale file; the schema's developer description (schemas/card.json) stays hidden.
-    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1));
     expect(screen.queryByText(/Card interest \(spec 001/)).toBeNull();
     fireEvent.click(await screen.findByRole('radio', { name: 'Da, m-ar interesa' }));
     await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
     fireEvent.click(button('Trimite dosar'));
     expect(await screen.findByText('Alege una dintre variante.')).toBeTruthy();
     expect(button('Trimite dosar').hasAttribute('disabled')).toBe(true);
-    fireEvent.click(screen.getByRole('radio', { name: 'Nu, mulțumesc' }));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Nu, mulțumesc' }));
     await waitFor(() => expect(screen.queryByText('Alege una dintre variante.')).toBeNull());
     expect(attempts).toBe(1);
   });
@@ -197,6 +202,6 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Înapoi' }));
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/7'));
     expect(calls).toEqual([{ url: '/api/registration/steps/previous', body: { current_step_identifier: 'requesting-company-step-8' } }]);
-    expect(within(document.body).getByText('Dosarul tău este gata')).toBeTruthy();
+    await waitFor(() => expect(within(document.body).getByText('Dosarul tău este gata')).toBeTruthy());
   });
 });

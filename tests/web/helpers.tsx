@@ -107,7 +107,7 @@ export function renderApp(path: string) {
 
 /** Waits for a page's h1. */
 export function findH1(name?: string | RegExp) {
-  return screen.findByRole('heading', { level: 1, ...(name ? { name } : {}) }, { timeout: 3000 });
+  return screen.findByRole('heading', { level: 1, ...(name ? { name } : {}) });
 }
 
 export function clearCookies() {

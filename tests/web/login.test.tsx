@@ -7,9 +7,9 @@ import { findH1, invalid, makeUser, mockApi, ok, renderApp } from './helpers';
 const WRONG = 'Datele de autentificare sunt incorecte.';
 
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email = 'ana@example.ro', password = 'secret1') {
-  await user.type(screen.getByLabelText('Adresa de e-mail'), email);
-  await user.type(screen.getByLabelText('Parola'), password);
-  await user.click(screen.getByRole('button', { name: 'Intră în cont' }));
+  await user.type(await screen.findByLabelText('Adresa de e-mail'), email);
+  await user.type(await screen.findByLabelText('Parola'), password);
+  await user.click(await screen.findByRole('button', { name: 'Intră în cont' }));
 }
 
 describe('login page', () => {
@@ -17,26 +17,26 @@ describe('login page', () => {
     mockApi();
     renderApp('/login');
     expect((await findH1()).textContent).toBe('Bine ai revenit!');
-    expect(screen.getByLabelText('Adresa de e-mail').getAttribute('type')).toBe('email');
-    const password = screen.getByLabelText('Parola');
+    await waitFor(() => expect(screen.getByLabelText('Adresa de e-mail').getAttribute('type')).toBe('email'));
+    const password = await screen.findByLabelText('Parola');
     expect(password.getAttribute('type')).toBe('password');
-    expect(screen.getByRole('link', { name: 'Ai uitat parola?' }).getAttribute('href')).toBe('/password/forgot');
-    expect(screen.getByRole('link', { name: 'Creează-ți unul acum' }).getAttribute('href')).toBe('/register');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Ai uitat parola?' }).getAttribute('href')).toBe('/password/forgot'));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Creează-ți unul acum' }).getAttribute('href')).toBe('/register'));
     // Hidden on narrow screens (jsdom matches no breakpoint), so query hidden elements too.
-    const slider = screen.getByRole('region', { name: 'Ce poți face cu Ghișeu', hidden: true });
-    expect(within(slider).getAllByRole('group', { hidden: true })).toHaveLength(3);
+    const slider = await screen.findByRole('region', { name: 'Ce poți face cu Ghișeu', hidden: true });
+    await waitFor(() => expect(within(slider).getAllByRole('group', { hidden: true })).toHaveLength(3));
     expect(within(slider).queryByRole('button', { name: /următor|anterior|next|prev/i, hidden: true })).toBeNull();
-    expect(within(slider).getAllByRole('button', { name: /Arată diapozitivul/, hidden: true })).toHaveLength(3);
+    await waitFor(() => expect(within(slider).getAllByRole('button', { name: /Arată diapozitivul/, hidden: true })).toHaveLength(3));
   });
 
   it('toggles the password visibility with an accessible button', async () => {
     mockApi();
     const { user } = renderApp('/login');
     await findH1();
-    const password = screen.getByLabelText('Parola');
-    await user.click(screen.getByRole('button', { name: 'Arată parola' }));
+    const password = await screen.findByLabelText('Parola');
+    await user.click(await screen.findByRole('button', { name: 'Arată parola' }));
     expect(password.getAttribute('type')).toBe('text');
-    await user.click(screen.getByRole('button', { name: 'Ascunde parola' }));
+    await user.click(await screen.findByRole('button', { name: 'Ascunde parola' }));
     expect(password.getAttribute('type')).toBe('password');
   });
 
@@ -49,7 +49,7 @@ describe('login page', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(WRONG);
 
-    const email = screen.getByLabelText('Adresa de e-mail');
+    const email = await screen.findByLabelText('Adresa de e-mail');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
     // The first message only, linked to the input (aria-describedby) and inside its field.
     const describedBy = (email.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id));
@@ -58,7 +58,7 @@ describe('login page', () => {
     expect(document.body.textContent).not.toContain('al doilea mesaj');
     expect(document.activeElement).toBe(email);
 
-    const submit = screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement;
+    const submit = await screen.findByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement;
     expect(submit.disabled).toBe(true);
     expect(api.apiCalls()).toHaveLength(1);
     expect(api.apiCalls()[0].body).toEqual({ email: 'ana@example.ro', password: 'secret1' });
@@ -74,11 +74,11 @@ describe('login page', () => {
     const { user } = renderApp('/login');
     await findH1();
     await fillAndSubmit(user);
-    const email = screen.getByLabelText('Adresa de e-mail');
+    const email = await screen.findByLabelText('Adresa de e-mail');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
-    await user.type(screen.getByLabelText('Parola'), '2');
+    await user.type(await screen.findByLabelText('Parola'), '2');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).not.toBe('true'));
-    expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(false);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(false));
   });
 
   it('keeps a per-field validation error when another field is edited', async () => {
@@ -86,11 +86,11 @@ describe('login page', () => {
     const { user } = renderApp('/login');
     await findH1();
     await fillAndSubmit(user, 'nu-e-email');
-    const email = screen.getByLabelText('Adresa de e-mail');
+    const email = await screen.findByLabelText('Adresa de e-mail');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
-    await user.type(screen.getByLabelText('Parola'), '2');
+    await user.type(await screen.findByLabelText('Parola'), '2');
     expect(email.getAttribute('aria-invalid')).toBe('true');
-    expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(true));
   });
 
   it('disables the submit button while the request is in flight', async () => {
@@ -104,7 +104,7 @@ describe('login page', () => {
     const { user, pathname } = renderApp('/login');
     await findH1();
     await fillAndSubmit(user);
-    const submit = screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement;
+    const submit = await screen.findByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement;
     await waitFor(() => expect(submit.disabled).toBe(true));
     release();
     await waitFor(() => expect(pathname()).toBe('/infiintare-pfa'));
@@ -168,7 +168,7 @@ describe('login page', () => {
     await findH1();
     await fillAndSubmit(user);
     expect((await screen.findByRole('alert')).textContent).toContain('Prea multe încercări de autentificare.');
-    expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(false);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(false));
   });
 });
 
@@ -195,7 +195,7 @@ describe('/auth (sign-in for other applications)', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(message);
     expect(assign).not.toHaveBeenCalled();
     // An error on a field that is not on the form does not block a new attempt.
-    expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(false);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Intră în cont' }) as HTMLButtonElement).disabled).toBe(false));
   });
 });
 

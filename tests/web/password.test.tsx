@@ -49,30 +49,30 @@ describe('reset password page', () => {
     });
     const { user } = renderApp(resetUrl(`${ORIGIN}/api/password/reset/tok1`));
     await findH1('Alege o parolă nouă');
-    await user.type(screen.getByLabelText('Parola nouă'), 'parola-noua');
-    await user.type(screen.getByLabelText('Confirmă parola nouă'), 'parola-noua');
-    await user.click(screen.getByRole('button', { name: 'Resetează' }));
+    await user.type(await screen.findByLabelText('Parola nouă'), 'parola-noua');
+    await user.type(await screen.findByLabelText('Confirmă parola nouă'), 'parola-noua');
+    await user.click(await screen.findByRole('button', { name: 'Resetează' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Linkul de resetare a expirat');
-    expect(screen.getByRole('link', { name: 'Cere un link nou' }).getAttribute('href')).toBe('/password/forgot');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Cere un link nou' }).getAttribute('href')).toBe('/password/forgot'));
     const post = api.calls.find((c) => c.method === 'POST')!;
     expect(post.path).toBe('/api/password/reset/tok1');
     expect(post.body).toEqual({ password: 'parola-noua', password_confirmation: 'parola-noua' });
 
-    await user.click(screen.getByRole('button', { name: 'Resetează' }));
+    await user.click(await screen.findByRole('button', { name: 'Resetează' }));
     expect(await screen.findByText('Parola a fost schimbată. Te poți autentifica cu noua parolă.')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Intră în cont' }).getAttribute('href')).toBe('/login');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Intră în cont' }).getAttribute('href')).toBe('/login'));
   });
 
   it('shows field errors under the confirmation field', async () => {
     mockApi({ 'POST /api/password/reset/tok1': invalid({ password_confirmation: ['Parolele nu coincid.'] }) });
     const { user } = renderApp(resetUrl('/api/password/reset/tok1'));
     await findH1();
-    await user.type(screen.getByLabelText('Parola nouă'), 'abcdef');
-    await user.type(screen.getByLabelText('Confirmă parola nouă'), 'abcdeg');
-    await user.click(screen.getByRole('button', { name: 'Resetează' }));
-    const confirmation = screen.getByLabelText('Confirmă parola nouă');
+    await user.type(await screen.findByLabelText('Parola nouă'), 'abcdef');
+    await user.type(await screen.findByLabelText('Confirmă parola nouă'), 'abcdeg');
+    await user.click(await screen.findByRole('button', { name: 'Resetează' }));
+    const confirmation = await screen.findByLabelText('Confirmă parola nouă');
     await waitFor(() => expect(confirmation.getAttribute('aria-invalid')).toBe('true'));
-    expect(screen.getByText('Parolele nu coincid.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Parolele nu coincid.')).toBeTruthy());
     expect(document.activeElement).toBe(confirmation);
   });
 });
@@ -83,20 +83,20 @@ describe('forgot password page', () => {
     const api = mockApi({ 'POST /api/password/forgot': ok(null, message) });
     const { user } = renderApp('/password/forgot');
     await findH1('Ai uitat parola?');
-    await user.type(screen.getByLabelText('Adresa de e-mail'), 'ana@example.ro');
-    await user.click(screen.getByRole('button', { name: 'Trimite' }));
+    await user.type(await screen.findByLabelText('Adresa de e-mail'), 'ana@example.ro');
+    await user.click(await screen.findByRole('button', { name: 'Trimite' }));
     expect(await screen.findByText(message)).toBeTruthy();
     expect(api.apiCalls()[0].body).toEqual({ email: 'ana@example.ro' });
-    expect(screen.getByRole('link', { name: 'Înapoi la autentificare' }).getAttribute('href')).toBe('/login');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Înapoi la autentificare' }).getAttribute('href')).toBe('/login'));
   });
 
   it('shows the field error under the e-mail', async () => {
     mockApi({ 'POST /api/password/forgot': invalid({ email: ['Adresa de e-mail nu este validă.'] }) });
     const { user } = renderApp('/password/forgot');
     await findH1();
-    await user.type(screen.getByLabelText('Adresa de e-mail'), 'nu-e-email');
-    await user.click(screen.getByRole('button', { name: 'Trimite' }));
+    await user.type(await screen.findByLabelText('Adresa de e-mail'), 'nu-e-email');
+    await user.click(await screen.findByRole('button', { name: 'Trimite' }));
     expect(await screen.findByText('Adresa de e-mail nu este validă.')).toBeTruthy();
-    expect(screen.getByLabelText('Adresa de e-mail').getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(screen.getByLabelText('Adresa de e-mail').getAttribute('aria-invalid')).toBe('true'));
   });
 });

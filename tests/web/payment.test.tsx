@@ -34,7 +34,7 @@ describe('payment confirmation pages (spec 001 §2 item 9, §4 Payment)', () => 
     });
     const app = renderApp('/infiintare-pfa/plata?plata=pay_1');
     expect(await findH1('Confirmăm plata')).toBeTruthy();
-    expect(screen.getByText(/Așteptăm confirmarea plății/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(/Așteptăm confirmarea plății/)).toBeTruthy());
     await waitFor(() => expect(polls).toBe(1));
     expect(window.dataLayer).toEqual([]);
 
@@ -67,8 +67,8 @@ describe('payment confirmation pages (spec 001 §2 item 9, §4 Payment)', () => 
     mockApi({ 'GET /api/registration/open': ok(newRequest('requesting-company-step-9')) });
     const app = renderApp('/infiintare-pfa/plata?anulata=pay_3');
     expect(await findH1('Plata a fost anulată')).toBeTruthy();
-    expect(screen.getByText('Nu s-a făcut nicio plată. Poți alege din nou abonamentul oricând.')).toBeTruthy();
-    await app.user.click(screen.getByRole('button', { name: 'Înapoi la abonament' }));
+    await waitFor(() => expect(screen.getByText('Nu s-a făcut nicio plată. Poți alege din nou abonamentul oricând.')).toBeTruthy());
+    await app.user.click(await screen.findByRole('button', { name: 'Înapoi la abonament' }));
     await waitFor(() => expect(app.pathname()).toBe('/infiintare-pfa/9'));
     expect(window.dataLayer!.filter((e) => e.event === 'purchase')).toHaveLength(0);
   });
@@ -98,9 +98,9 @@ describe('the built-in checkout page', () => {
     const app = renderApp('/checkout/pay_9');
     expect(await findH1('Plată abonament')).toBeTruthy();
     expect(await screen.findByText('130,00 lei / lună')).toBeTruthy();
-    expect(screen.getByText('iCredit')).toBeTruthy();
-    expect(screen.getByText(/nu îți cerem cardul/)).toBeTruthy();
-    await app.user.click(screen.getByRole('button', { name: 'Plătește' }));
+    await waitFor(() => expect(screen.getByText('iCredit')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(/nu îți cerem cardul/)).toBeTruthy());
+    await app.user.click(await screen.findByRole('button', { name: 'Plătește' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT.successUrl));
     expect(api.apiCalls().map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/checkout/pay_9', 'POST /api/checkout/pay_9/pay']);
   });

@@ -16,9 +16,9 @@ function submitButton() {
 }
 
 async function fillAccount(user: ReturnType<typeof renderApp>['user']) {
-  await user.type(screen.getByLabelText('Adresa de e-mail'), 'ana@example.ro');
-  await user.type(screen.getByLabelText('Telefon'), '0712345678');
-  await user.type(screen.getByLabelText('Parola'), 'secret1');
+  await user.type(await screen.findByLabelText('Adresa de e-mail'), 'ana@example.ro');
+  await user.type(await screen.findByLabelText('Telefon'), '0712345678');
+  await user.type(await screen.findByLabelText('Parola'), 'secret1');
 }
 
 describe('register type selection', () => {
@@ -26,8 +26,8 @@ describe('register type selection', () => {
     mockApi();
     const { user, router } = renderApp('/register/icredit?utm_source=x');
     await findH1('Creează-ți contul Ghișeu');
-    expect(screen.getByRole('radio', { name: /Am PFA/ })).toBeTruthy();
-    await user.click(screen.getByRole('radio', { name: /Vreau PFA/ }));
+    await waitFor(() => expect(screen.getByRole('radio', { name: /Am PFA/ })).toBeTruthy());
+    await user.click(await screen.findByRole('radio', { name: /Vreau PFA/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/register/account/icredit'));
     expect(router.state.location.search).toBe('?utm_source=x');
     expect(session.get().registration.type).toBe(2);
@@ -48,25 +48,25 @@ describe('register account', () => {
     mockApi({ 'GET /api/partner/index': ok(partners(3)) });
     const { user } = renderApp('/register/account');
     await findH1('Datele contului tău');
-    expect(screen.getByLabelText('Telefon').getAttribute('placeholder')).toBe('07xxxxxxxx');
-    expect(screen.getByLabelText('Telefon').getAttribute('inputmode')).toBe('tel');
-    expect(screen.getByText('Minim 6 caractere')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText('Telefon').getAttribute('placeholder')).toBe('07xxxxxxxx'));
+    await waitFor(() => expect(screen.getByLabelText('Telefon').getAttribute('inputmode')).toBe('tel'));
+    await waitFor(() => expect(screen.getByText('Minim 6 caractere')).toBeTruthy());
     // With no slug the unaffiliated partner is preselected and the choice stays open.
     const standard = (await screen.findByRole('radio', { name: 'Abonament standard' })) as HTMLInputElement;
     expect(standard.checked).toBe(true);
     expect(standard.disabled).toBe(false);
 
     expect(submitButton().disabled).toBe(true);
-    await user.type(screen.getByLabelText('Adresa de e-mail'), 'ana@example.ro');
+    await user.type(await screen.findByLabelText('Adresa de e-mail'), 'ana@example.ro');
     expect(submitButton().disabled).toBe(true);
-    await user.type(screen.getByLabelText('Telefon'), '0712345678');
+    await user.type(await screen.findByLabelText('Telefon'), '0712345678');
     expect(submitButton().disabled).toBe(true);
-    await user.type(screen.getByLabelText('Parola'), 'secret1');
+    await user.type(await screen.findByLabelText('Parola'), 'secret1');
     expect(submitButton().disabled).toBe(true);
-    const terms = screen.getByRole('checkbox', { name: /Accept termenii și condițiile/ });
+    const terms = await screen.findByRole('checkbox', { name: /Accept termenii și condițiile/ });
     await user.click(terms);
     await waitFor(() => expect(submitButton().disabled).toBe(false));
-    await user.clear(screen.getByLabelText('Telefon'));
+    await user.clear(await screen.findByLabelText('Telefon'));
     expect(submitButton().disabled).toBe(true);
   });
 
@@ -76,9 +76,9 @@ describe('register account', () => {
     const { user } = renderApp('/register/account');
     await screen.findByRole('radio', { name: 'Partener 2' });
     await fillAccount(user);
-    await user.click(screen.getByRole('checkbox', { name: /Accept termenii/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Accept termenii/ }));
     expect(submitButton().disabled).toBe(true);
-    await user.click(screen.getByRole('radio', { name: 'Partener 2' }));
+    await user.click(await screen.findByRole('radio', { name: 'Partener 2' }));
     await waitFor(() => expect(submitButton().disabled).toBe(false));
   });
 
@@ -98,7 +98,7 @@ describe('register account', () => {
     mockApi({ 'GET /api/partner/index': ok(partners(6)) });
     const first = renderApp('/register/account');
     await screen.findByRole('radio', { name: 'Partener 6' });
-    expect(screen.getByRole('group', { name: 'Tip abonament' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Tip abonament' })).toBeTruthy());
     expect(screen.queryByRole('combobox')).toBeNull();
     first.unmount();
 
@@ -106,8 +106,8 @@ describe('register account', () => {
     renderApp('/register/account/curier');
     const select = (await screen.findByRole('combobox', { name: 'Tip abonament' })) as HTMLSelectElement;
     expect(screen.queryByRole('radio', { name: /Partener/ })).toBeNull();
-    expect(within(select).getByRole('option', { name: 'Selectează tipul de abonament' })).toBeTruthy();
-    expect(within(select).getAllByRole('option')).toHaveLength(8);
+    await waitFor(() => expect(within(select).getByRole('option', { name: 'Selectează tipul de abonament' })).toBeTruthy());
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(8));
     // Locked by the slug: partner 2 (slug "curier") is chosen and the dropdown is disabled.
     expect(select.value).toBe('2');
     expect(select.disabled).toBe(true);
@@ -136,10 +136,10 @@ describe('register account', () => {
     });
     const { user, pathname } = renderApp('/register/account?ref=PRIETEN');
     await findH1('Datele contului tău');
-    expect(screen.getByText('Cod de recomandare: PRIETEN')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Cod de recomandare: PRIETEN')).toBeTruthy());
     await screen.findByRole('radio', { name: 'Abonament standard' });
     await fillAccount(user);
-    await user.click(screen.getByRole('checkbox', { name: /Accept termenii/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Accept termenii/ }));
     await user.click(submitButton());
 
     await waitFor(() => expect(pathname()).toBe('/infiintare-pfa'));
@@ -188,20 +188,20 @@ describe('register account', () => {
     const { user } = renderApp('/register/account');
     await screen.findByRole('radio', { name: 'Abonament standard' });
     await fillAccount(user);
-    await user.click(screen.getByRole('checkbox', { name: /Accept termenii/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Accept termenii/ }));
     await user.click(submitButton());
 
     expect(await screen.findByText('Există deja un cont cu această adresă de e-mail.')).toBeTruthy();
-    expect(screen.getByText('Formatul nu este valid.')).toBeTruthy();
-    expect(screen.getByText('Valoarea nu este validă.')).toBeTruthy();
-    const email = screen.getByLabelText('Adresa de e-mail');
+    await waitFor(() => expect(screen.getByText('Formatul nu este valid.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Valoarea nu este validă.')).toBeTruthy());
+    const email = await screen.findByLabelText('Adresa de e-mail');
     expect(email.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(email));
     expect(submitButton().disabled).toBe(true);
     await user.type(email, 'x');
-    await user.type(screen.getByLabelText('Telefon'), '1');
-    await user.click(screen.getByRole('checkbox', { name: /Accept termenii/ }));
-    await user.click(screen.getByRole('checkbox', { name: /Accept termenii/ }));
+    await user.type(await screen.findByLabelText('Telefon'), '1');
+    await user.click(await screen.findByRole('checkbox', { name: /Accept termenii/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Accept termenii/ }));
     await waitFor(() => expect(submitButton().disabled).toBe(false));
     expect(screen.queryByText('Formatul nu este valid.')).toBeNull();
   });

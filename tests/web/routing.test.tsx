@@ -21,8 +21,8 @@ describe('404', () => {
     renderApp('/nu/exista');
     const h1 = await findH1();
     expect(h1.textContent).toBe('Această pagină a fost mutată sau nu există! Întoarce-te la prima pagină');
-    expect(screen.getByRole('link', { name: 'Întoarce-te la prima pagină' }).getAttribute('href')).toBe('/login');
-    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Întoarce-te la prima pagină' }).getAttribute('href')).toBe('/login'));
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1));
   });
 
   it.each([
@@ -35,7 +35,7 @@ describe('404', () => {
     const app = renderApp(path);
     const h1 = await findH1();
     expect(h1.textContent).toBe('Această pagină a fost mutată sau nu există! Întoarce-te la prima pagină');
-    expect(screen.getByRole('button', { name: 'Ieșire din cont' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Ieșire din cont' })).toBeTruthy());
     expect(app.pathname()).toBe(path);
     expect(document.title).toContain('Pagina nu există');
     expect(api.apiCalls().filter((c) => c.path.includes('/registration/'))).toEqual([]);
@@ -120,11 +120,11 @@ describe('flow wrappers', () => {
     mockApi({ 'GET /api/registration/open': ok(wizardRequest('requesting-company-step-4', 4)) });
     const app = renderApp('/infiintare-pfa/7');
     expect(await screen.findByText('Înființare PFA')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Ieșire din cont' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Ieșire din cont' })).toBeTruthy());
     // The step guard of the wizard: a typed step URL lands on the server's current step.
     expect(await findH1('Ești căsătorit(ă)?')).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/infiintare-pfa/4'));
-    const progress = screen.getByRole('progressbar', { name: /Progresul înregistrării/ });
+    const progress = await screen.findByRole('progressbar', { name: /Progresul înregistrării/ });
     await waitFor(() => expect(progress.getAttribute('aria-valuenow')).toBe('50'));
   });
 
@@ -144,8 +144,8 @@ describe('flow wrappers', () => {
     mockApi({ [type === 1 ? 'GET /api/registration/existing/open' : 'GET /api/registration/open']: ok(wizardRequest(type === 1 ? 'existing-company-step-4' : 'requesting-company-step-9', 3)) });
     renderApp(path);
     expect(await findH1(title)).toBeTruthy();
-    expect(screen.getByText(flowTitle)).toBeTruthy();
-    expect(screen.getByText(/Așteptăm confirmarea plății/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(flowTitle)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(/Așteptăm confirmarea plății/)).toBeTruthy());
     // Back from the payment site the page loads anew: the bar is filled from the request, not left empty.
     const progress = await screen.findByRole('progressbar', { name: `Progresul înregistrării: ${step}` });
     expect(progress.getAttribute('aria-valuenow')).toBe(percent);
@@ -227,7 +227,7 @@ describe('unsubscribe', () => {
     const api = mockApi({ 'POST /api/unsubscribe': ok(null, 'Nu vei mai primi notificări de la noi.') });
     const { user } = renderApp('/unsubscribe/abc123');
     expect(await findH1('Dezabonare')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Oprește notificările' }));
+    await user.click(await screen.findByRole('button', { name: 'Oprește notificările' }));
     expect(await screen.findByText('Nu vei mai primi notificări de la noi.')).toBeTruthy();
     expect(api.apiCalls()[0].body).toEqual({ frontend_id: 'abc123' });
   });
@@ -236,7 +236,7 @@ describe('unsubscribe', () => {
     mockApi({ 'POST /api/unsubscribe': { status: 404, body: { message: 'Linkul de dezabonare nu este valid.', payload: null } } });
     const { user, pathname } = renderApp('/unsubscribe/gresit');
     await findH1('Dezabonare');
-    await user.click(screen.getByRole('button', { name: 'Oprește notificările' }));
+    await user.click(await screen.findByRole('button', { name: 'Oprește notificările' }));
     await waitFor(() => expect(pathname()).toBe('/register'));
   });
 });
@@ -251,7 +251,7 @@ describe('e-mail pages', () => {
     const close = vi.spyOn(browser, 'close').mockImplementation(() => {});
     renderApp(path);
     expect(await findH1(title)).toBeTruthy();
-    expect(screen.getByText(/se va închide automat/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(/se va închide automat/)).toBeTruthy());
     await waitFor(() => expect(timeouts.mock.calls.some(([, delay]) => delay === ms)).toBe(true));
     expect(close).not.toHaveBeenCalled();
     const [callback] = timeouts.mock.calls.filter(([, delay]) => delay === ms).at(-1)!;

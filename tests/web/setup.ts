@@ -21,9 +21,10 @@ Element.prototype.scrollIntoView ??= function () {};
 Element.prototype.scrollTo ??= function () {};
 window.scrollTo = () => {};
 
-// Lazy page chunks load slower on a busy 2-core CI machine than Testing Library's 1 s default.
+// Tests wait for what a user waits for (findBy…, waitFor), generously: on a loaded 2-core machine a
+// lazy page chunk or a step's buttons can take seconds to appear (no test should need a retry).
 // Not 3000 or 5000: tests spy on setTimeout to find the e-mail pages' 3 s and 5 s timers.
-configure({ asyncUtilTimeout: 6000 });
+configure({ asyncUtilTimeout: 15000 });
 
 // jsdom has no CSS.escape; Ark UI's combobox (zag) uses it to find the highlighted option.
 globalThis.CSS ??= {} as typeof CSS;

@@ -48,7 +48,7 @@ describe('Status Dosar', () => {
     expect(
       screen.getByText('Procesarea dosarelor la Registrul Comerțului poate dura mai mult decât de obicei. Documentele PFA-ului tău îți vor fi trimise și pe e-mail.'),
     ).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 2, name: 'Istoricul dosarului' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Istoricul dosarului' })).toBeTruthy());
     expect(screen.queryByRole('button', { name: /Descarcă/ })).toBeNull();
     expect(screen.queryAllByTestId('timeline-item')).toHaveLength(0);
     const call = apiCalls().find((c) => c.path === '/api/registration/open')!;
@@ -56,7 +56,7 @@ describe('Status Dosar', () => {
     expect(Number(call.query.get('timestamp'))).toBeGreaterThan(0);
     expect(document.title).toContain('Status Dosar');
     // Sent and paid: the wrapper's bar is full, not "Niciun pas finalizat încă".
-    const progress = screen.getByRole('progressbar', { name: 'Progresul înregistrării: Toți pașii sunt finalizați' });
+    const progress = await screen.findByRole('progressbar', { name: 'Progresul înregistrării: Toți pașii sunt finalizați' });
     expect(progress.getAttribute('aria-valuenow')).toBe('100');
   });
 
@@ -65,7 +65,7 @@ describe('Status Dosar', () => {
     mockApi({ [OPEN]: ok(statusRequest(TIMELINE)) });
     renderApp('/infiintare-pfa/status');
     await waitFor(() => expect(cards()).toHaveLength(7));
-    const history = screen.getByRole('heading', { level: 2, name: 'Istoricul dosarului' }).parentElement!;
+    const history = (await screen.findByRole('heading', { level: 2, name: 'Istoricul dosarului' })).parentElement!;
     const ordered = within(history).getAllByRole('listitem').filter((li) => li.dataset.testid === 'timeline-item');
     expect(ordered.map((li) => li.dataset.type)).toEqual(['finalized', 'rejected', 'delayed', 'submitted', 'name_reservation', 'document_review', 'document_review']);
     expect(within(history).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
@@ -98,7 +98,7 @@ describe('Status Dosar', () => {
       'permisul de conducere',
       'documente suplimentare (îți scriem pe e-mail care anume)',
     ]);
-    expect(screen.getByText('Ultima actualizare: PFA înregistrat, 5 decembrie 2026.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Ultima actualizare: PFA înregistrat, 5 decembrie 2026.')).toBeTruthy());
   });
 
   it('the other states: a name still being reserved, a file submitted but not final, an incomplete review with nothing listed', async () => {
@@ -136,11 +136,12 @@ describe('Status Dosar', () => {
     await act(() => vi.advanceTimersByTimeAsync(3500));
     expect(screen.queryAllByTestId('timeline-item')).toHaveLength(0);
     await act(() => vi.advanceTimersByTimeAsync(2000));
-    // A short wait: the fake clock also moves with real time, so a long one would reach any interval.
-    await waitFor(() => expect(cards()).toHaveLength(1), { timeout: 300 });
+    // Shorter than the 4.5 s the fake clock (which also moves with real time) needs to reach the next
+    // poll, and long enough for a loaded machine to render the answer.
+    await waitFor(() => expect(cards()).toHaveLength(1), { timeout: 3000 });
     expect(apiCalls().filter((c) => c.path === '/api/registration/open').length).toBe(before + 1);
     expect(text(cards()[0])).toContain('Denumirea „POPESCU ION PFA” a fost rezervată la Registrul Comerțului.');
-    expect(screen.getByRole('button', { name: 'Descarcă documentele (documente.zip)' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Descarcă documentele (documente.zip)' })).toBeTruthy());
   });
 
   it('downloads the trade register documents as documente.zip', async () => {
@@ -164,7 +165,7 @@ describe('Status Dosar', () => {
     const { user } = renderApp('/infiintare-pfa/status');
     const section = (await screen.findByRole('heading', { level: 2, name: 'Documentele de la Registrul Comerțului' })).parentElement!;
     expect(within(section).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['certificat.pdf', 'rezolutie.pdf']);
-    await user.click(screen.getByRole('button', { name: 'Descarcă documentele (documente.zip)' }));
+    await user.click(await screen.findByRole('button', { name: 'Descarcă documentele (documente.zip)' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(clicked[0]).toEqual({ download: 'documente.zip', href: 'blob:http://localhost:3000/zip-1' });
     // The saved blob is the download's body (the mock answers the bytes as a JSON string).

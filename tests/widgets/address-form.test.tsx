@@ -6,7 +6,6 @@ import type { AddressValues, Profile } from '../../widgets/types';
 import { t } from '../engine/render';
 import { choose, renderUi, spyPlaces } from './helpers';
 
-vi.setConfig({ testTimeout: 20000 });
 
 const FULL: Profile = {
   first_name: 'Ion',
@@ -65,7 +64,7 @@ describe('AddressForm', () => {
   it('keeps the city disabled until a county is chosen', async () => {
     const { user } = setup();
     expect(isDisabled(picker('Localitate'))).toBe(true);
-    expect(screen.getByText('Alege mai întâi județul.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Alege mai întâi județul.')).toBeTruthy());
     await choose(user, picker('Județ'), 'Clu', 'Cluj');
     expect(isDisabled(picker('Localitate'))).toBe(false);
   });
@@ -164,8 +163,8 @@ describe('AddressForm', () => {
     await user.type(field('Stradă'), 'a');
     expect(screen.queryByText('Strada este prea lungă.')).toBeNull();
     expect(field('Stradă').getAttribute('aria-invalid')).toBeNull();
-    expect(screen.getByText('Prenumele conține caractere nepermise.')).toBeTruthy();
-    expect(screen.getByText('Localitatea nu aparține județului.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Prenumele conține caractere nepermise.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Localitatea nu aparține județului.')).toBeTruthy());
     scrollSpy.mockRestore();
   });
 
@@ -191,13 +190,13 @@ describe('AddressForm', () => {
     const onCancel = vi.fn();
     const { user } = setup({ initial: FULL, onSave, onCancel });
     await user.click(saveButton());
-    const busy = screen.getByRole('button', { name: /Se salvează/ });
+    const busy = await screen.findByRole('button', { name: /Se salvează/ });
     expect(isDisabled(busy)).toBe(true);
     await user.click(busy);
     expect(onSave).toHaveBeenCalledTimes(1);
     finish();
     await waitFor(() => expect(isDisabled(saveButton())).toBe(false));
-    await user.click(screen.getByRole('button', { name: 'Renunță' }));
+    await user.click(await screen.findByRole('button', { name: 'Renunță' }));
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
@@ -217,6 +216,6 @@ describe('AddressForm', () => {
     fireEvent.keyDown(picker('Județ'), { key: 'Enter' });
     await user.type(picker('Județ'), '{Enter}');
     expect(onSubmit).not.toHaveBeenCalled();
-    expect(within(document.body).getByRole('button', { name: 'Pasul următor' })).toBeTruthy();
+    await waitFor(() => expect(within(document.body).getByRole('button', { name: 'Pasul următor' })).toBeTruthy());
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.setConfig({ testTimeout: 15000 });
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -39,8 +38,8 @@ describe('CountyPicker', () => {
   it('has a visible label linked to its input and loads all counties once', async () => {
     const places = spyPlaces();
     renderUi(<Pickers places={places} />);
-    expect(screen.getByLabelText(/Județ/, { selector: 'input' })).toBe(countyInput());
-    expect(screen.getByText('Județ').tagName).toBe('LABEL');
+    await waitFor(() => expect(screen.getByLabelText(/Județ/, { selector: 'input' })).toBe(countyInput()));
+    await waitFor(() => expect(screen.getByText('Județ').tagName).toBe('LABEL'));
     await waitFor(() => expect(places.counties).toHaveBeenCalledTimes(1));
     expect(places.counties).toHaveBeenCalledWith(undefined);
     await openAndFind(userEvent.setup({ delay: null }), countyInput(), 'Cluj');
@@ -74,9 +73,9 @@ describe('CountyPicker', () => {
     places.counties.mockImplementation((search?: string) => new Promise((resolve) => (answer = () => resolve(all(search)))));
     await user.type(countyInput(), 'clu');
     await waitFor(() => expect(places.counties).toHaveBeenLastCalledWith('clu'));
-    expect(screen.getByText('Se încarcă…')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Se încarcă…')).toBeTruthy());
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Alba', 'Cluj', 'București']);
-    await user.click(screen.getByRole('option', { name: 'Cluj' }));
+    await user.click(await screen.findByRole('option', { name: 'Cluj' }));
     expect(chosen()).toBe('12/null');
     answer!();
   });
@@ -95,7 +94,7 @@ describe('CountyPicker', () => {
     await user.click(countyInput());
     await user.clear(countyInput());
     await user.type(countyInput(), 'xyz');
-    await screen.findByText('Niciun județ găsit', {}, { timeout: 3000 });
+    await screen.findByText('Niciun județ găsit');
     await user.keyboard('{Escape}');
     expect(countyInput()).toHaveProperty('value', 'Cluj');
     expect(chosen()).toBe('12/null');
@@ -121,7 +120,7 @@ describe('CityPicker', () => {
     const user = userEvent.setup({ delay: null });
     renderUi(<Pickers places={places} />);
     expect(cityInput()).toHaveProperty('disabled', true);
-    const hint = screen.getByText('Alege mai întâi județul.');
+    const hint = await screen.findByText('Alege mai întâi județul.');
     expect(cityInput().getAttribute('aria-describedby')).toContain(hint.id);
     expect(places.cities).not.toHaveBeenCalled();
 
@@ -155,10 +154,10 @@ describe('CityPicker', () => {
     const user = userEvent.setup({ delay: null });
     renderUi(<Pickers places={places} initial={{ county: 12, countyName: 'Cluj' }} />);
     await openAndFind(user, cityInput(), 'Cluj-Napoca');
-    expect(screen.getAllByRole('option')).toHaveLength(25);
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(25));
     expect(places.cities).toHaveBeenCalledTimes(1);
 
-    const list = screen.getByRole('listbox');
+    const list = await screen.findByRole('listbox');
     scrollToEnd(list);
     scrollToEnd(list);
     expect(places.cities).toHaveBeenCalledTimes(1);
@@ -182,7 +181,7 @@ describe('CityPicker', () => {
     renderUi(<Pickers places={places} initial={{ county: 12, countyName: 'Cluj' }} />);
     await user.click(cityInput());
     await user.type(cityInput(), 'Zzz');
-    expect(await screen.findByText('Nicio localitate găsită', {}, { timeout: 3000 })).toBeTruthy();
+    expect(await screen.findByText('Nicio localitate găsită')).toBeTruthy();
   });
 
   it('clears the city when the county changes', async () => {

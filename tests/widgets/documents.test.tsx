@@ -6,7 +6,6 @@ import type { RegistrationRequest } from '../../src/core/api-types';
 import type { DossierService } from '../../widgets/types';
 import { fakeDossier, fakeServices, location, renderAt, request } from '../engine/render';
 
-vi.setConfig({ testTimeout: 20000 });
 
 // Only the documents field ("ui:field": "documents"): the test does not depend on other widgets being in place.
 vi.mock('../../widgets/registry', async () => {
@@ -55,6 +54,8 @@ async function show(initial: RegistrationRequest, dossier = dossierWithDocuments
   renderAt('/infiintare-pfa/3', <Wizard registrationType={2} api={setup.api} services={fakeServices({ dossier })} />);
   await screen.findByRole('heading', { name: 'Diplome și documente' });
   await screen.findByTestId('documents-step');
+  // The step's buttons can come a render after its section on a loaded machine.
+  await screen.findByRole('button', { name: 'Pasul următor' });
   return { ...setup, dossier };
 }
 
@@ -66,9 +67,9 @@ function choose(files: File[], testId = 'documents-input') {
 
 /** Presses "next" twice: the power-of-attorney screen, then the submit. */
 async function submitTwice() {
-  fireEvent.click(next());
+  fireEvent.click(await screen.findByRole('button', { name: 'Pasul următor' }));
   await screen.findByTestId('attorney-screen');
-  fireEvent.click(next());
+  fireEvent.click(await screen.findByRole('button', { name: 'Pasul următor' }));
 }
 
 beforeEach(() => {
@@ -83,15 +84,15 @@ afterEach(() => {
 describe('documents step (flows/new-pfa.json step 3)', () => {
   it('shows the diploma copy; "next" stays disabled until a file or "send later"', async () => {
     await show(atDocuments());
-    expect(screen.getByRole('heading', { name: 'Diploma de studii' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Diploma de studii' })).toBeTruthy());
     // The chooser offers what the server accepts: images it can read, HEIC, PDF, DOC, DOCX; not any image.
-    const accept = screen.getByTestId('documents-input').getAttribute('accept')!.split(',');
+    const accept = (await screen.findByTestId('documents-input')).getAttribute('accept')!.split(',');
     expect(accept).toEqual(expect.arrayContaining(['image/jpeg', 'image/png', '.heic', '.pdf', '.doc', '.docx']));
     expect(accept).not.toContain('image/*');
     await waitFor(() => expect(next().disabled).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Trimit mai târziu' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trimit mai târziu' }));
     await waitFor(() => expect(next().disabled).toBe(false));
-    expect(screen.getByRole('button', { name: 'Trimit mai târziu' }).getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Trimit mai târziu' }).getAttribute('aria-pressed')).toBe('true'));
     // No licence block without a licence option.
     expect(screen.queryByRole('radio')).toBeNull();
   });
@@ -101,8 +102,8 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     choose([file('diploma.jpg', 'image/jpeg'), file('foaie-matricola.pdf', 'application/pdf')]);
     const rows = await screen.findAllByTestId('pending-file');
     expect(rows).toHaveLength(2);
-    expect((within(rows[0]).getByRole('img', { name: 'diploma.jpg' }) as HTMLImageElement).src).toBe('blob:diploma.jpg');
-    expect(within(rows[1]).getByText('PDF')).toBeTruthy();
+    await waitFor(() => expect((within(rows[0]).getByRole('img', { name: 'diploma.jpg' }) as HTMLImageElement).src).toBe('blob:diploma.jpg'));
+    await waitFor(() => expect(within(rows[1]).getByText('PDF')).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(false));
 
     fireEvent.click(next());
@@ -128,7 +129,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     const { forms } = await show(atDocuments());
     choose([file('a.pdf', 'application/pdf'), file('b.pdf', 'application/pdf')]);
     const rows = await screen.findAllByTestId('pending-file');
-    fireEvent.click(within(rows[0]).getByRole('button', { name: 'Șterge a.pdf' }));
+    fireEvent.click(await within(rows[0]).findByRole('button', { name: 'Șterge a.pdf' }));
     await waitFor(() => expect(screen.getAllByTestId('pending-file')).toHaveLength(1));
     await submitTwice();
     await waitFor(() => expect(forms).toHaveLength(1));
@@ -147,13 +148,13 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     await waitFor(() => expect(setup.forms).toHaveLength(1));
     await waitFor(() => expect(screen.queryByTestId('attorney-screen')).toBeNull());
     const rows = await screen.findAllByTestId('pending-file');
-    expect(within(rows[1]).getByRole('alert').textContent).toBe(REJECTED);
+    await waitFor(() => expect(within(rows[1]).getByRole('alert').textContent).toBe(REJECTED));
     expect(within(rows[0]).queryByRole('alert')).toBeNull();
     expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain(REJECTED);
     expect(next().disabled).toBe(true);
 
     // Removing the bad file clears the errors; the next press shows the attorney screen again.
-    fireEvent.click(within(rows[1]).getByRole('button', { name: 'Șterge fals.pdf' }));
+    fireEvent.click(await within(rows[1]).findByRole('button', { name: 'Șterge fals.pdf' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     await waitFor(() => expect(next().disabled).toBe(false));
     fireEvent.click(next());
@@ -168,7 +169,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     await waitFor(() => expect(next().disabled).toBe(false));
 
     setup.setCurrent(atDocuments({ send_diploma_later: false }, { diploma_documents: [] }));
-    fireEvent.click(within(row).getByRole('button', { name: 'Șterge diploma.png' }));
+    fireEvent.click(await within(row).findByRole('button', { name: 'Șterge diploma.png' }));
     await waitFor(() => expect(setup.dossier.deleteDocument).toHaveBeenCalledWith(7));
     await waitFor(() => expect(screen.queryByTestId('saved-file')).toBeNull());
     await waitFor(() => expect(next().disabled).toBe(true));
@@ -180,18 +181,18 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     await show(atDocuments({}, { diploma_documents: [{ id: 8, name: 'diploma.pdf', url: '/api/files/8' }] }), dossier);
     fireEvent.click(await screen.findByRole('button', { name: 'Șterge diploma.pdf' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Eroare la ștergerea imaginii!');
-    expect(screen.getByTestId('saved-file')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('saved-file')).toBeTruthy());
   });
 
   it('"send later" clears the chosen files; adding a file clears "send later"', async () => {
     const { forms } = await show(atDocuments());
     choose([file('a.pdf', 'application/pdf')]);
     await screen.findByTestId('pending-file');
-    fireEvent.click(screen.getByRole('button', { name: 'Trimit mai târziu' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trimit mai târziu' }));
     await waitFor(() => expect(screen.queryByTestId('pending-file')).toBeNull());
     choose([file('b.pdf', 'application/pdf')]);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Trimit mai târziu' }).getAttribute('aria-pressed')).toBe('false'));
-    fireEvent.click(screen.getByRole('button', { name: 'Trimit mai târziu' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trimit mai târziu' }));
     await submitTwice();
     await waitFor(() => expect(forms).toHaveLength(1));
     expect(forms[0].form.get('send_diploma_later')).toBe('true');
@@ -200,13 +201,13 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
   it('courier: upload / send later / no licence; "next" waits for an answer and a licence file for "upload"', async () => {
     const { forms } = await show(atDocuments({ activity: 'curier', send_diploma_later: true }));
-    expect(screen.getByRole('heading', { name: 'Permisul de conducere' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Permisul de conducere' })).toBeTruthy());
     const radios = screen.getAllByRole('radio');
     expect(radios).toHaveLength(3);
-    expect(screen.getByLabelText('Nu am permis de conducere')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText('Nu am permis de conducere')).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(true));
 
-    fireEvent.click(screen.getByLabelText('Îl încarc acum'));
+    fireEvent.click(await screen.findByLabelText('Îl încarc acum'));
     await screen.findByTestId('licence-input');
     expect(next().disabled).toBe(true);
     choose([file('permis.jpg', 'image/jpeg')], 'licence-input');
@@ -214,11 +215,11 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     await waitFor(() => expect(next().disabled).toBe(false));
 
     // Removing the last licence file goes back to "send later".
-    fireEvent.click(screen.getByRole('button', { name: 'Șterge permis.jpg' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Șterge permis.jpg' }));
     await waitFor(() => expect((screen.getByLabelText('Trimit mai târziu') as HTMLInputElement).checked).toBe(true));
     expect(screen.queryByTestId('licence-input')).toBeNull();
 
-    fireEvent.click(screen.getByLabelText('Nu am permis de conducere'));
+    fireEvent.click(await screen.findByLabelText('Nu am permis de conducere'));
     await waitFor(() => expect(next().disabled).toBe(false));
     await submitTwice();
     await waitFor(() => expect(forms).toHaveLength(1));
@@ -228,9 +229,9 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
   it('taxi: no "no licence" option; the licence files go as driverLicenseFiles[i]', async () => {
     const { forms } = await show(atDocuments({ activity: 'taxi', send_diploma_later: true }));
-    expect(screen.getByRole('heading', { name: 'Permisul de conducere și atestatul ARR' })).toBeTruthy();
-    expect(screen.getAllByRole('radio')).toHaveLength(2);
-    fireEvent.click(screen.getByLabelText('Îl încarc acum'));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Permisul de conducere și atestatul ARR' })).toBeTruthy());
+    await waitFor(() => expect(screen.getAllByRole('radio')).toHaveLength(2));
+    fireEvent.click(await screen.findByLabelText('Îl încarc acum'));
     choose([file('permis.pdf', 'application/pdf'), file('atestat.pdf', 'application/pdf')], await screen.findByTestId('licence-input').then(() => 'licence-input'));
     await waitFor(() => expect(screen.getAllByTestId('pending-licence')).toHaveLength(2));
     await submitTwice();
@@ -245,7 +246,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     renderAt('/infiintare-pfa/3', <Wizard registrationType={2} api={setup.api} services={fakeServices({ dossier: dossierWithDocuments() })} />);
     await screen.findByTestId('documents-step');
     expect(screen.queryByRole('radio')).toBeNull();
-    expect(screen.getByText(/îl primim direct de la partenerul tău/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(/îl primim direct de la partenerul tău/)).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(false));
     await submitTwice();
     await waitFor(() => expect(setup.forms).toHaveLength(1));
@@ -254,6 +255,6 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
   it('the psychotherapist variant shows its own heading', async () => {
     await show(atDocuments({ activity: 'psihoterapeut' }));
-    expect(screen.getByRole('heading', { name: 'Documentele Colegiului Psihologilor' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Documentele Colegiului Psihologilor' })).toBeTruthy());
   });
 });

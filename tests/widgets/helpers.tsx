@@ -49,7 +49,7 @@ export async function openAndFind(user: UserEvent, input: HTMLElement, option: s
 export async function choose(user: UserEvent, input: HTMLElement, text: string, option: string) {
   await user.click(input);
   await user.type(input, text);
-  const item = await waitFor(() => screen.getByRole('option', { name: option }), { timeout: 3000 });
+  const item = await waitFor(() => screen.getByRole('option', { name: option }));
   await user.click(item);
 }
 

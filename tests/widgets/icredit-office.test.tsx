@@ -13,7 +13,6 @@ vi.mock('../../widgets/registry', async (importOriginal) => {
   return { ...original, fields: { ...original.fields, icreditOffice: IcreditOfficeField } };
 });
 
-vi.setConfig({ testTimeout: 20000 });
 afterEach(cleanup);
 
 const STEP = 'requesting-company-step-6';
@@ -47,7 +46,7 @@ describe('branch-office step (credit partner variant of step 6)', () => {
   it('a county, then its branch offices with their addresses; next waits for an office', async () => {
     const { user, posts, dossier } = setup();
     await shown();
-    expect(screen.getByText('Alege județul pentru a vedea sucursalele iCredit din el.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Alege județul pentru a vedea sucursalele iCredit din el.')).toBeTruthy());
     expect(screen.queryByRole('radio')).toBeNull();
     expect(next().disabled).toBe(true);
 
@@ -56,10 +55,10 @@ describe('branch-office step (credit partner variant of step 6)', () => {
     expect(dossier.branchOffices).toHaveBeenCalledWith(12);
     const radios = within(list).getAllByRole('radio');
     expect(radios).toHaveLength(2);
-    expect(within(list).getByText('iCredit Cluj Centru')).toBeTruthy();
-    expect(within(list).getByText('Str. Memorandumului nr. 1, Cluj-Napoca')).toBeTruthy();
-    expect(within(list).getByText('Str. Primăverii nr. 2, Cluj-Napoca')).toBeTruthy();
-    expect(screen.getByText('Alege o sucursală pentru a continua.')).toBeTruthy();
+    await waitFor(() => expect(within(list).getByText('iCredit Cluj Centru')).toBeTruthy());
+    await waitFor(() => expect(within(list).getByText('Str. Memorandumului nr. 1, Cluj-Napoca')).toBeTruthy());
+    await waitFor(() => expect(within(list).getByText('Str. Primăverii nr. 2, Cluj-Napoca')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Alege o sucursală pentru a continua.')).toBeTruthy());
     expect(next().disabled).toBe(true);
 
     await user.click(office(/iCredit Cluj Mănăștur/));
@@ -103,7 +102,7 @@ describe('branch-office step (credit partner variant of step 6)', () => {
     await shown();
     await choose(user, county(), 'Clu', 'Cluj');
     expect(await screen.findByText('Nu am putut încărca sucursalele. Te rugăm să încerci din nou.')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Încearcă din nou' }));
+    await user.click(await screen.findByRole('button', { name: 'Încearcă din nou' }));
     expect(await screen.findByRole('radio', { name: /iCredit Cluj Centru/ })).toBeTruthy();
     expect(dossier.branchOffices).toHaveBeenCalledTimes(2);
   });

@@ -15,7 +15,6 @@ vi.mock('../../widgets/registry', async (importOriginal) => {
   return { ...original, fields: { ...original.fields, mailingAddress: MailingAddressField } };
 });
 
-vi.setConfig({ testTimeout: 20000 });
 afterEach(cleanup);
 
 const STEP = 'requesting-company-step-6';
@@ -99,8 +98,8 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     expect(custom().checked).toBe(false);
     expect(idCard().disabled).toBe(false);
     const option = idCard().closest('label')!;
-    expect(within(option).getByText('Str. Memorandumului nr. 28')).toBeTruthy();
-    expect(within(option).getByText('Cluj-Napoca, județul Cluj')).toBeTruthy();
+    await waitFor(() => expect(within(option).getByText('Str. Memorandumului nr. 28')).toBeTruthy());
+    await waitFor(() => expect(within(option).getByText('Cluj-Napoca, județul Cluj')).toBeTruthy());
     expect(next().disabled).toBe(true);
 
     await user.click(idCard());
@@ -120,7 +119,7 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await shown();
     await user.click(custom());
     const form = await screen.findByRole('group', { name: 'Adresa de corespondență' });
-    expect(screen.getByText('Salvează adresa de corespondență pentru a continua.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Salvează adresa de corespondență pentru a continua.')).toBeTruthy());
     expect(next().disabled).toBe(true); // nothing saved yet
     expect(field('Prenume').value).toBe('Ana');
     expect(field('Nume').value).toBe('Popescu');
@@ -134,7 +133,7 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await user.type(field('Număr'), '10');
     await user.type(field('Cod poștal'), '401000');
     const gets = vi.mocked(api.get).mock.calls.length;
-    await user.click(within(form).getByRole('button', { name: 'Salvează' }));
+    await user.click(await within(form).findByRole('button', { name: 'Salvează' }));
 
     await waitFor(() => expect(screen.getByTestId('mailing-address-saved')).toBeTruthy());
     expect(dossier.saveMailingAddress).toHaveBeenCalledWith({
@@ -152,10 +151,10 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
       postal_code: '401000',
     });
     expect(vi.mocked(api.get).mock.calls.length).toBe(gets + 1); // reloadRequest
-    const saved = screen.getByTestId('mailing-address-saved');
-    expect(within(saved).getByText('Persoana de contact: Popescu Ana')).toBeTruthy();
-    expect(within(saved).getByText('Republicii, nr. 10, Cluj, Turda')).toBeTruthy();
-    expect(within(saved).getByRole('status').textContent).toBe('Adresa de corespondență a fost salvată.');
+    const saved = await screen.findByTestId('mailing-address-saved');
+    await waitFor(() => expect(within(saved).getByText('Persoana de contact: Popescu Ana')).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByText('Republicii, nr. 10, Cluj, Turda')).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByRole('status').textContent).toBe('Adresa de corespondență a fost salvată.'));
     expect(custom().checked).toBe(true);
     await waitFor(() => expect(next().disabled).toBe(false));
 
@@ -169,24 +168,24 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await shown();
     expect(custom().checked).toBe(true);
     const saved = await screen.findByTestId('mailing-address-saved');
-    expect(within(saved).getByText('Calea Victoriei, nr. 12, bl. A, et. 2, ap. 7, București, Sector 1')).toBeTruthy();
-    expect(within(saved).getByText('Persoana de contact: Ionescu Ion')).toBeTruthy();
-    expect(within(saved).getByText('Telefon: 0722123456')).toBeTruthy();
+    await waitFor(() => expect(within(saved).getByText('Calea Victoriei, nr. 12, bl. A, et. 2, ap. 7, București, Sector 1')).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByText('Persoana de contact: Ionescu Ion')).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByText('Telefon: 0722123456')).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(false));
 
-    await user.click(within(saved).getByRole('button', { name: 'Modifică adresa' }));
+    await user.click(await within(saved).findByRole('button', { name: 'Modifică adresa' }));
     expect(field('Prenume').value).toBe('Ion');
     expect(field('Stradă').value).toBe('Calea Victoriei');
-    expect((screen.getByRole('combobox', { name: /^Județ/ }) as HTMLInputElement).value).toBe('București');
-    expect((screen.getByRole('combobox', { name: /^Localitate/ }) as HTMLInputElement).value).toBe('Sector 1');
+    await waitFor(() => expect((screen.getByRole('combobox', { name: /^Județ/ }) as HTMLInputElement).value).toBe('București'));
+    await waitFor(() => expect((screen.getByRole('combobox', { name: /^Localitate/ }) as HTMLInputElement).value).toBe('Sector 1'));
     expect(field('Telefon (opțional)').value).toBe('0722123456');
 
-    await user.click(screen.getByRole('button', { name: 'Renunță' }));
-    expect(screen.getByTestId('mailing-address-saved')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Modifică adresa' }));
+    await user.click(await screen.findByRole('button', { name: 'Renunță' }));
+    await waitFor(() => expect(screen.getByTestId('mailing-address-saved')).toBeTruthy());
+    await user.click(await screen.findByRole('button', { name: 'Modifică adresa' }));
     await user.clear(field('Stradă'));
     await user.type(field('Stradă'), 'Bd. Magheru');
-    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
     await waitFor(() => expect(dossier.saveMailingAddress).toHaveBeenCalledTimes(1));
     expect(vi.mocked(dossier.saveMailingAddress).mock.calls[0][0]).toMatchObject({ street: 'Bd. Magheru', county_id: 40, city_id: 4001, entrance: null });
     expect(await screen.findByText('Adresa de corespondență a fost salvată.')).toBeTruthy();
@@ -208,11 +207,11 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await choose(user, screen.getByRole('combobox', { name: /^Localitate/ }), 'Tur', 'Turda');
     await user.type(field('Stradă'), 'Republicii');
     await user.type(field('Număr'), '10');
-    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
 
     const phoneError = await screen.findByText('Numărul de telefon trebuie să aibă formatul 07xxxxxxxx.');
     expect(field('Telefon (opțional)').getAttribute('aria-describedby')).toContain(phoneError.id);
-    expect(screen.getByText('Localitatea aleasă nu este în județul ales.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Localitatea aleasă nu este în județul ales.')).toBeTruthy());
     expect(screen.queryByTestId('mailing-address-saved')).toBeNull();
     expect(next().disabled).toBe(true);
   });
@@ -225,7 +224,7 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await user.click(next());
     const errors = await screen.findAllByText('Nu avem adresa din buletinul tău.');
     expect(errors.length).toBeGreaterThan(0);
-    expect(screen.getByRole('radiogroup').getAttribute('aria-describedby')).toContain(errors[0].id);
+    await waitFor(() => expect(screen.getByRole('radiogroup').getAttribute('aria-describedby')).toContain(errors[0].id));
     expect(next().disabled).toBe(true);
     await user.click(custom());
     await waitFor(() => expect(screen.queryAllByText('Nu avem adresa din buletinul tău.')).toHaveLength(0));
@@ -235,7 +234,7 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     setup({ profile: { first_name: 'Ana', last_name: 'Popescu' } });
     await shown();
     expect(idCard().disabled).toBe(true);
-    expect(screen.getByText('Nu avem încă adresa din buletinul tău.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Nu avem încă adresa din buletinul tău.')).toBeTruthy());
   });
 
   it('drops a stored choice of another address when none is saved', async () => {

@@ -15,7 +15,6 @@ vi.mock('../../widgets/registry', async (importOriginal) => {
   return { ...original, fields: { ...original.fields, overview: OverviewField } };
 });
 
-vi.setConfig({ testTimeout: 20000 });
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -99,12 +98,12 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('shows the PFA name, names, CNP, phone and e-mail; office at the product by default; next sends address_type', async () => {
     const { user, posts } = setup({ codes: [CODES[0]] });
     await shown();
-    expect(screen.getByText('PFA Popescu Ana')).toBeTruthy();
-    expect(screen.getByText('2850101400019')).toBeTruthy();
-    expect(screen.getByText('ana@exemplu.ro')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Modifică Nume' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('PFA Popescu Ana')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('2850101400019')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('ana@exemplu.ro')).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Modifică Nume' })).toBeTruthy());
     expect(screen.queryByRole('button', { name: 'Modifică Telefon' })).toBeNull();
-    const product = screen.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement;
+    const product = await screen.findByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement;
     await waitFor(() => expect(product.checked).toBe(true));
     await waitFor(() => expect(next().disabled).toBe(false));
     await user.click(next());
@@ -115,13 +114,13 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('edits the CNP inline: the server error shows under the field, then a valid one is saved', async () => {
     const { user, state, caen } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(screen.getByRole('button', { name: 'Modifică CNP' }));
-    const input = screen.getByRole('textbox', { name: 'CNP' }) as HTMLInputElement;
+    await user.click(await screen.findByRole('button', { name: 'Modifică CNP' }));
+    const input = await screen.findByRole('textbox', { name: 'CNP' }) as HTMLInputElement;
     expect(input.value).toBe('2850101400019');
     await user.clear(input);
     await user.type(input, '1900515125807');
     state.refuse = { personal_code: ['CNP-ul nu este valid: cifra de control nu corespunde.'] };
-    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
     const error = await screen.findByText('CNP-ul nu este valid: cifra de control nu corespunde.');
     expect(error.getAttribute('role')).toBe('alert');
     expect(input.getAttribute('aria-describedby')).toBe(error.id);
@@ -129,27 +128,27 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
 
     await user.clear(input);
     await user.type(input, '1900515125806');
-    await user.click(screen.getByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
     const row = await screen.findByTestId('overview-personal_code');
     await waitFor(() => expect(within(row).getByRole('status').textContent).toBe('Informațiile au fost modificate.'));
-    expect(within(row).getByText('1900515125806')).toBeTruthy();
+    await waitFor(() => expect(within(row).getByText('1900515125806')).toBeTruthy());
     expect(state.profile.personal_code).toBe('1900515125806');
   });
 
   it('searches CAEN codes only from 3 characters (after the debounce) and saves the chosen primary code', async () => {
     const { user, caen, state } = setup();
     await shown();
-    const input = screen.getByRole('combobox', { name: 'Cod principal' });
+    const input = await screen.findByRole('combobox', { name: 'Cod principal' });
     await user.click(input);
     await user.type(input, '62');
     await sleep(450);
     expect(caen.search).not.toHaveBeenCalled();
     expect(screen.queryByRole('option')).toBeNull();
     await user.type(input, '0');
-    const option = await screen.findByRole('option', { name: /^6201 – Activități de realizare/ }, { timeout: 3000 });
+    const option = await screen.findByRole('option', { name: /^6201 – Activități de realizare/ });
     expect(caen.search).toHaveBeenCalledTimes(1);
     expect(caen.search).toHaveBeenCalledWith('620', 0, 25);
-    expect(screen.getAllByRole('option')).toHaveLength(3);
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
     await user.click(option);
     await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [6201] }));
     expect(state.codes.map((c) => c.code)).toEqual(['6201']);
@@ -159,19 +158,19 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('keeps the last CAEN answer listed and choosable while a longer search loads', async () => {
     const { user, caen } = setup();
     await shown();
-    const input = screen.getByRole('combobox', { name: 'Cod principal' });
+    const input = await screen.findByRole('combobox', { name: 'Cod principal' });
     await user.click(input);
     await user.type(input, '620');
-    await screen.findByRole('option', { name: /^6201 – / }, { timeout: 3000 });
+    await screen.findByRole('option', { name: /^6201 – / });
     // The next search hangs until the test lets it answer.
     const all = caen.search.getMockImplementation()!;
     let answer: (() => void) | null = null;
     caen.search.mockImplementation((term, offset, size) => new Promise((resolve) => (answer = () => resolve(all(term, offset, size)))));
     await user.type(input, '1');
     await waitFor(() => expect(caen.search).toHaveBeenLastCalledWith('6201', 0, 25));
-    expect(screen.getByText('Se caută…')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Se caută…')).toBeTruthy());
     expect(screen.getAllByRole('option').map((o) => o.textContent?.slice(0, 4))).toEqual(['6201', '6202', '6209']);
-    await user.click(screen.getByRole('option', { name: /^6201 – / }));
+    await user.click(await screen.findByRole('option', { name: /^6201 – / }));
     await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [6201] }));
     answer!();
   });
@@ -179,26 +178,26 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('asks for a primary code before a secondary one; the primary row cannot be deleted, secondary rows can', async () => {
     const { user, caen } = setup();
     await shown();
-    await user.click(screen.getByRole('button', { name: 'Adaugă cod secundar' }));
-    expect(screen.getByRole('alert').textContent).toBe('Nu poți adăuga coduri secundare fără a selecta mai întâi un cod principal');
+    await user.click(await screen.findByRole('button', { name: 'Adaugă cod secundar' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Nu poți adăuga coduri secundare fără a selecta mai întâi un cod principal'));
     expect(screen.queryByRole('combobox', { name: 'Cod secundar 1' })).toBeNull();
     expect(caen.updateFormData).not.toHaveBeenCalled();
     cleanup();
 
     const second = setup({ codes: [CODES[3], CODES[4]] });
     await shown();
-    const primary = screen.getByTestId('caen-row-0');
+    const primary = await screen.findByTestId('caen-row-0');
     expect(within(primary).queryByRole('button', { name: /^Șterge codul/ })).toBeNull();
-    const secondary = screen.getByTestId('caen-row-1');
-    await second.user.click(within(secondary).getByRole('button', { name: 'Șterge codul 7311' }));
+    const secondary = await screen.findByTestId('caen-row-1');
+    await second.user.click(await within(secondary).findByRole('button', { name: 'Șterge codul 7311' }));
     await waitFor(() => expect(second.caen.updateFormData).toHaveBeenCalledWith({ codes: [7410] }));
     expect(screen.queryByTestId('caen-row-1')).toBeNull();
 
-    await second.user.click(screen.getByRole('button', { name: 'Adaugă cod secundar' }));
-    const input = screen.getByRole('combobox', { name: 'Cod secundar 1' });
+    await second.user.click(await screen.findByRole('button', { name: 'Adaugă cod secundar' }));
+    const input = await screen.findByRole('combobox', { name: 'Cod secundar 1' });
     await second.user.click(input);
     await second.user.type(input, 'publicitate');
-    await second.user.click(await screen.findByRole('option', { name: /^7311 –/ }, { timeout: 3000 }));
+    await second.user.click(await screen.findByRole('option', { name: /^7311 –/ }));
     await waitFor(() => expect(second.caen.updateFormData).toHaveBeenLastCalledWith({ codes: [7410, 7311] }));
   });
 
@@ -208,7 +207,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     state.refuse = { codes: ['Poți alege cel mult 5 coduri CAEN.'] };
     await user.click(within(screen.getByTestId('caen-row-1')).getByRole('button', { name: 'Șterge codul 7311' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Poți alege cel mult 5 coduri CAEN.');
-    expect(screen.getByTestId('caen-row-1')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('caen-row-1')).toBeTruthy());
   });
 
   it('credit partner: 8291 and 6619 are preset first and locked', async () => {
@@ -217,22 +216,22 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619, 7410] }));
     expect(state.codes.map((c) => c.code)).toEqual(['8291', '6619', '7410']);
     const primary = await screen.findByTestId('caen-row-0');
-    expect(within(primary).getByText(/^8291 –/)).toBeTruthy();
+    await waitFor(() => expect(within(primary).getByText(/^8291 –/)).toBeTruthy());
     expect(within(primary).queryByRole('combobox')).toBeNull();
-    expect(within(screen.getByTestId('caen-row-1')).queryByRole('button', { name: /^Șterge codul/ })).toBeNull();
-    expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: 'Șterge codul 7410' })).toBeTruthy();
-    expect(screen.getAllByText('Stabilit de partener, nu se poate modifica')).toHaveLength(2);
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-1')).queryByRole('button', { name: /^Șterge codul/ })).toBeNull());
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: 'Șterge codul 7410' })).toBeTruthy());
+    await waitFor(() => expect(screen.getAllByText('Stabilit de partener, nu se poate modifica')).toHaveLength(2));
   });
 
   it('office at home: the popup explains the rule; keeping it returns to the product office', async () => {
     const { user, caen } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(screen.getByRole('radio', { name: 'Vreau sediul social acasă' }));
+    await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
     const dialog = await screen.findByRole('alertdialog');
-    expect(within(dialog).getByText('Sediul social rămâne la Ghișeu')).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: 'Păstrez sediul la Ghișeu' }));
+    await waitFor(() => expect(within(dialog).getByText('Sediul social rămâne la Ghișeu')).toBeTruthy());
+    await user.click(await within(dialog).findByRole('button', { name: 'Păstrez sediul la Ghișeu' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    expect((screen.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect((screen.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement).checked).toBe(true));
     expect(caen.markAsLost).not.toHaveBeenCalled();
   });
 
@@ -241,9 +240,9 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     vi.stubGlobal('location', { ...window.location, assign });
     const { user, caen } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(screen.getByRole('radio', { name: 'Vreau sediul social acasă' }));
+    await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
     const dialog = await screen.findByRole('alertdialog');
-    await user.click(within(dialog).getByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/inregistrare/chestionar/info'));
     expect(caen.markAsLost).toHaveBeenCalledWith('sediu-la-client');
   });

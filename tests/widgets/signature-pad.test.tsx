@@ -6,7 +6,6 @@ import type { RegistrationRequest } from '../../src/core/api-types';
 import { dataUrlToBlob } from '../../widgets/signature-pad/SignatureField';
 import { fakeDossier, fakeServices, location, renderAt, request } from '../engine/render';
 
-vi.setConfig({ testTimeout: 20000 });
 
 /** jsdom draws nothing: a stand-in for signature_pad with the same surface, driven by the test. */
 const pads = vi.hoisted(() => [] as FakePadShape[]);
@@ -119,15 +118,15 @@ afterEach(() => {
 describe('signature step (flows/new-pfa.json step 5)', () => {
   it('an empty pad and nothing saved: the pad, its labels, the consent text, "next" disabled', async () => {
     await show(atSignature());
-    const canvas = screen.getByRole('img', { name: 'Chenar pentru semnătură' }) as HTMLCanvasElement;
+    const canvas = await screen.findByRole('img', { name: 'Chenar pentru semnătură' }) as HTMLCanvasElement;
     expect(canvas.tagName).toBe('CANVAS');
     expect(canvas.style.touchAction).toBe('none');
     expect(canvas.style.height).toBe('233px');
     expect(canvas.style.width).toBe('100%');
     expect(pad().options).toEqual({ penColor: 'blue', minWidth: 0.5, maxWidth: 2.5 });
-    expect(screen.getByRole('group', { name: 'Semnează în chenarul de mai jos, cu mouse-ul sau cu degetul.' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Semnează în chenarul de mai jos, cu mouse-ul sau cu degetul.' })).toBeTruthy());
 
-    expect(screen.getByText(/articolelor 2\.10\.3 și 2\.10\.4/).textContent).toContain('semnături electronice pe documentele dosarului tău');
+    await waitFor(() => expect(screen.getByText(/articolelor 2\.10\.3 și 2\.10\.4/).textContent).toContain('semnături electronice pe documentele dosarului tău'));
     expect(screen.queryByText('Semnătura a fost încărcată')).toBeNull();
     expect(clearButton().textContent).toBe('Șterge');
     expect(clearButton().disabled).toBe(true);
@@ -178,7 +177,7 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     fireEvent.click(clearButton());
     await waitFor(() => expect(next().disabled).toBe(true));
     expect(pad().isEmpty()).toBe(true);
-    expect(screen.getByTestId('signature-step').dataset.state).toBe('empty');
+    await waitFor(() => expect(screen.getByTestId('signature-step').dataset.state).toBe('empty'));
   });
 
   it('keeps the drawing when the window is resized: scaled for the pixel ratio and drawn again', async () => {
@@ -194,7 +193,7 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     expect(canvas.width).toBe(720);
     expect(canvas.height).toBe(466);
     expect(pad().fromData).toHaveBeenCalledWith([expect.objectContaining({ penColor: 'blue' })]);
-    expect(screen.getByTestId('signature-step').dataset.state).toBe('new');
+    await waitFor(() => expect(screen.getByTestId('signature-step').dataset.state).toBe('new'));
     expect(next().disabled).toBe(false);
     ratio.mockRestore();
   });
@@ -217,7 +216,7 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     const setup = await show(atSignature({ signature_document: SAVED }), fakeServices({ dossier }));
     await screen.findByText('Semnătura a fost încărcată');
     setup.setCurrent(atSignature({ signature_document: null }));
-    fireEvent.click(screen.getByRole('button', { name: 'Șterge semnătura salvată' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Șterge semnătura salvată' }));
     await waitFor(() => expect(dossier.deleteSignature).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(screen.queryByText('Semnătura a fost încărcată')).toBeNull());
     expect(setup.api.get).toHaveBeenCalledTimes(2);
@@ -232,7 +231,7 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     await show(atSignature({ signature_document: SAVED }), fakeServices({ dossier }));
     fireEvent.click(await screen.findByRole('button', { name: 'Șterge semnătura salvată' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Eroare la ștergerea imaginii!');
-    expect(screen.getByText('Semnătura a fost încărcată')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Semnătura a fost încărcată')).toBeTruthy());
     expect(next().disabled).toBe(false);
   });
 
