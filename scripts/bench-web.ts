@@ -181,6 +181,21 @@ async function measure(page: Page, port: number, origin: string, target: Target)
   };
 }
 
+/**
+ * Lighthouse now and then fails to record a page load (NO_NAVSTART, "Please run Lighthouse again"):
+ * that run is taken again, at most twice, and said on stderr; a page that fails three times stops the bench.
+ */
+async function measureOnce(page: Page, port: number, origin: string, target: Target): Promise<Measure> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(page, port, origin, target);
+    } catch (error) {
+      if (attempt >= 3 || !/NO_NAVSTART|NO_FCP|PROTOCOL_TIMEOUT/.test(String(error))) throw error;
+      console.error(`  (${target.label}: Lighthouse did not record the load, run taken again: ${String(error).split('\n')[0]})`);
+    }
+  }
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -212,7 +227,7 @@ async function main() {
     const rows: string[][] = [];
     for (const target of list) {
       const runs: Measure[] = [];
-      for (let i = 0; i < args.runs; i++) runs.push(await measure(page, chrome.port, origin, target));
+      for (let i = 0; i < args.runs; i++) runs.push(await measureOnce(page, chrome.port, origin, target));
       const m = {
         perf: median(runs.map((r) => r.perf)),
         lcp: median(runs.map((r) => r.lcp)),
