@@ -29,11 +29,6 @@ export function flowContext(request: RequestRow, partner: PartnerRow): FlowConte
   };
 }
 
-export async function partnerOf(db: Db, user: UserRow): Promise<PartnerRow> {
-  const [partner] = await db.select().from(partners).where(eq(partners.id, user.partnerId));
-  return partner;
-}
-
 /** The user's request in this flow, created at the flow's first step on first use. */
 export async function openRequest(app: FastifyInstance, user: UserRow, flow: Flow): Promise<RequestRow> {
   if (user.registrationType !== flow.registrationType) throw forbidden();
