@@ -29,6 +29,12 @@ const intoRepoFolder = (...folders) => `^(?:(?:\\./)?(?:\\.\\./)+|/)(?:${folders
 const intoSrcFolder = (...folders) =>
   `^(?:(?:\\./)?(?:\\.\\./)+(?:src/)?|/?src/|\\./src/)(?:${folders.map(escape).join('|')})(?:/|$)`;
 
+/** The browser layers through the one path alias (`@/shared/session`), or climbing into them relatively. */
+const intoLayer = (...layers) => [
+  { regex: `^@/(?:${layers.map(escape).join('|')})(?:/|$)` },
+  { regex: intoSrcFolder(...layers) },
+];
+
 const nodeBuiltins = [...new Set(builtinModules.map((m) => m.replace(/^node:/, '').split('/')[0]))];
 
 const CORE = 'DESIGN.md: src/core is pure TypeScript imported by browser AND server';
@@ -43,10 +49,10 @@ const coreRestrictions = [
   { regex: scopes('electric-sql'), message: `${CORE}: no PGlite (that belongs to server/).` },
   { regex: '^node:', message: `${CORE}: no Node built-ins (no Node I/O).` },
   { regex: packages(...nodeBuiltins), message: `${CORE}: no Node built-ins (no Node I/O).` },
-  {
-    regex: intoSrcFolder('app', 'engine', 'api', 'pages'),
-    message: `${CORE}: it may not import the browser app (src/app, src/engine, src/api, src/pages).`,
-  },
+  ...intoLayer('app', 'shared', 'engine', 'pages').map((r) => ({
+    ...r,
+    message: `${CORE}: it may not import the browser app (src/app, src/shared, src/engine, src/pages).`,
+  })),
   { regex: intoRepoFolder('widgets'), message: `${CORE}: it may not import widgets/.` },
   { regex: intoRepoFolder('server'), message: `${CORE}: it may not import server/.` },
 ];
@@ -54,9 +60,10 @@ const coreRestrictions = [
 const SERVER = 'DESIGN.md: server/ never imports the browser app';
 const serverRestrictions = [
   {
-    regex: intoRepoFolder('src/app', 'src/engine', 'src/api', 'src/pages'),
-    message: `${SERVER} (src/app, src/engine, src/api, src/pages); shared code lives in src/core.`,
+    regex: intoRepoFolder('src/app', 'src/shared', 'src/engine', 'src/pages'),
+    message: `${SERVER} (src/app, src/shared, src/engine, src/pages); shared code lives in src/core.`,
   },
+  { regex: '^@/', message: `${SERVER}: the @/ alias is the browser's; import src/core relatively.` },
   { regex: intoRepoFolder('widgets'), message: `${SERVER}: it may not import widgets/.` },
   { regex: packages('react', 'react-dom'), message: `${SERVER}: no React on the server.` },
   { regex: scopes('chakra-ui', 'rjsf'), message: `${SERVER}: no Chakra UI / rjsf on the server (validate with schemas/ and Fastify's ajv).` },
@@ -64,11 +71,29 @@ const serverRestrictions = [
 
 const WIDGETS = 'DESIGN.md: widgets/ never import app code; services arrive through rjsf formContext';
 const widgetRestrictions = [
-  {
-    regex: intoRepoFolder('src/app', 'src/api', 'src/pages', 'src/engine'),
-    message: `${WIDGETS} (src/app, src/api, src/pages, src/engine are off limits; src/core is fine).`,
-  },
+  ...[{ regex: intoRepoFolder('src/app', 'src/shared', 'src/pages', 'src/engine') }, { regex: '^@/(?:app|shared|pages|engine)(?:/|$)' }].map((r) => ({
+    ...r,
+    message: `${WIDGETS} (src/app, src/shared, src/pages, src/engine are off limits; src/core is fine).`,
+  })),
   { regex: intoRepoFolder('server'), message: `${WIDGETS}: it may not import server/.` },
+];
+
+// The browser layers, bottom to top: core <- shared (session, i18n, forms, components, API client)
+// <- engine (the step runner) <- pages (screens) <- app (router, guards, root). A layer imports only
+// the layers below it.
+const LAYERS = 'DESIGN.md: browser layers core <- shared <- engine <- pages <- app';
+const sharedRestrictions = [
+  ...intoLayer('app', 'engine', 'pages').map((r) => ({ ...r, message: `${LAYERS}: src/shared imports only src/core.` })),
+  { regex: intoRepoFolder('widgets'), message: `${LAYERS}: src/shared does not import widgets/.` },
+  { regex: intoRepoFolder('server'), message: `${LAYERS}: no server code in the browser.` },
+];
+const engineRestrictions = [
+  ...intoLayer('app', 'pages').map((r) => ({ ...r, message: `${LAYERS}: src/engine imports src/core, src/shared and widgets/ only.` })),
+  { regex: intoRepoFolder('server'), message: `${LAYERS}: no server code in the browser.` },
+];
+const pageRestrictions = [
+  ...intoLayer('app').map((r) => ({ ...r, message: `${LAYERS}: a page does not import src/app (the router imports the pages).` })),
+  { regex: intoRepoFolder('server'), message: `${LAYERS}: no server code in the browser.` },
 ];
 
 const boundary = (patterns) => ['error', { patterns }];
@@ -139,5 +164,17 @@ export default defineConfig(
   {
     files: ['widgets/**/*.{ts,tsx,js}'],
     rules: { 'no-restricted-imports': boundary(widgetRestrictions) },
+  },
+  {
+    files: ['src/shared/**/*.{ts,tsx,js}'],
+    rules: { 'no-restricted-imports': boundary(sharedRestrictions) },
+  },
+  {
+    files: ['src/engine/**/*.{ts,tsx,js}'],
+    rules: { 'no-restricted-imports': boundary(engineRestrictions) },
+  },
+  {
+    files: ['src/pages/**/*.{ts,tsx,js}'],
+    rules: { 'no-restricted-imports': boundary(pageRestrictions) },
   },
 );

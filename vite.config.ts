@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { stepValidators } from './scripts/vite-plugin-step-validators.ts';
@@ -8,6 +9,8 @@ import { routePages } from './scripts/vite-plugin-route-pages.ts';
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
 export default defineConfig({
+  // One alias for the browser layers (src/shared, src/engine, src/pages, src/app): `@/shared/session`, not `../../app/session`.
+  resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
   plugins: [react(), stepValidators(), chakraSystemForRjsf(), routePages(), precompress()],
   build: {
     outDir: 'dist',

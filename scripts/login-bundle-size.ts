@@ -164,7 +164,7 @@ export function overBudget(route: string, rows: Row[], budgetKiB: number, top = 
  * a component would render unstyled.
  */
 export async function missingRecipes(dist: string, files: string[]): Promise<string[]> {
-  const [{ defaultConfig }, { system }] = await Promise.all([import('@chakra-ui/react'), import('../src/app/theme')]);
+  const [{ defaultConfig }, { system }] = await Promise.all([import('@chakra-ui/react'), import('../src/shared/theme')]);
   const chakraKeys = new Set([...Object.keys(defaultConfig.theme?.recipes ?? {}), ...Object.keys(defaultConfig.theme?.slotRecipes ?? {})]);
   const asked = new Set<string>();
   for (const file of files) {

@@ -3,10 +3,10 @@ import type { Plugin } from 'vite';
 
 /**
  * Gives @rjsf/chakra-ui the app's Chakra system instead of Chakra's `defaultSystem` (see
- * src/app/chakra-rjsf-shim.ts): its `import … from '@chakra-ui/react'` resolves to the shim.
+ * src/shared/chakra-rjsf-shim.ts): its `import … from '@chakra-ui/react'` resolves to the shim.
  */
 export function chakraSystemForRjsf(root = process.cwd()): Plugin {
-  const shim = path.resolve(root, 'src/app/chakra-rjsf-shim.ts');
+  const shim = path.resolve(root, 'src/shared/chakra-rjsf-shim.ts');
   return {
     name: 'ghiseu:chakra-system-for-rjsf',
     enforce: 'pre',

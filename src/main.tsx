@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { createI18n } from './app/i18n';
-import { AppProviders } from './app/providers';
+import { createI18n } from './shared/i18n';
+import { AppProviders } from './shared/providers';
 import { routes } from './app/routes';
 
 const i18n = createI18n();

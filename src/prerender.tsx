@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { createI18n } from './app/i18n';
-import { AppProviders } from './app/providers';
+import { createI18n } from './shared/i18n';
+import { AppProviders } from './shared/providers';
 import { routes } from './app/routes';
 
 /**

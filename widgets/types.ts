@@ -24,8 +24,8 @@ export interface MaritalStatus {
 }
 
 /** Counties and cities of the nomenclature (`GET /api/nomenclature/county|city/index/{offset}/{limit}`). */
-export type { City, County } from '../src/core/api-types';
-import type { City, CompanyInfo, County, RegistrationRequest } from '../src/core/api-types';
+export type { City, County } from '@/core/api-types';
+import type { City, CompanyInfo, County, RegistrationRequest } from '@/core/api-types';
 
 /** County and city lookups for the address pickers (spec 000 §9: counties limit 42, cities paged 25). */
 export interface PlacesService {
@@ -124,8 +124,8 @@ export interface MediaFile {
 }
 
 /** The correspondence address (spec 001 §3 "Mailing address"). */
-export type { MailingAddress } from '../src/core/api-types';
-import type { MailingAddress } from '../src/core/api-types';
+export type { MailingAddress } from '@/core/api-types';
+import type { MailingAddress } from '@/core/api-types';
 
 /** The values `POST /api/mailing-address` takes. */
 export type MailingAddressValues = Omit<MailingAddress, 'county' | 'city' | 'county_id' | 'city_id'> & { county_id: number | null; city_id: number | null };
@@ -239,7 +239,7 @@ export interface StepFormContext {
 
 /** The applicant's partner and its prices (`partner` of the request); `stripe_id` is what the pricing step submits. */
 export type PartnerOffer = Pick<RegistrationRequest['partner'], 'name' | 'is_unaffiliated' | 'description' | 'footnote' | 'prices'>;
-export type { CompanyInfo, PartnerPrice as PartnerPriceOffer } from '../src/core/api-types';
+export type { CompanyInfo, PartnerPrice as PartnerPriceOffer } from '@/core/api-types';
 
 /** Reads the engine's context from an rjsf registry. */
 export function stepContext(registry: { formContext?: unknown }): StepFormContext {

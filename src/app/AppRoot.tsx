@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { Box, Button, SkipNavLink, Stack, Text } from '@chakra-ui/react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate, useRouteError } from 'react-router';
-import { setUnauthorizedHandler } from '../api/client';
-import { useConfig } from '../api/hooks';
-import { STATIC_ROUTES } from '../core/routes';
-import { signOutLocally } from './auth-actions';
-import { useSession } from './session';
-import { mountSupportWidget, removeSupportWidget } from './support-widget';
-import { toaster } from './toaster';
-import { useT } from './useT';
-import { PageLayout } from './components/PageLayout';
+import { setUnauthorizedHandler } from '@/shared/api/client';
+import { useConfig } from '@/shared/api/hooks';
+import { STATIC_ROUTES } from '@/core/routes';
+import { signOutLocally } from '@/shared/auth-actions';
+import { useSession } from '@/shared/session';
+import { mountSupportWidget, removeSupportWidget } from '@/shared/support-widget';
+import { toaster } from '@/shared/toaster';
+import { useT } from '@/shared/useT';
+import { PageLayout } from '@/shared/components/PageLayout';
 
 /** Keeps the support widget in step with the session: present while signed in, gone after. */
 function useSupportWidgetSync(): void {

@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
-import type { RegistrationTypeValue } from '../core/registration';
-import { STATIC_ROUTES } from '../core/routes';
-import { flowPath } from '../core/session';
-import { api } from '../api/client';
-import { parseCookies } from './cookies';
-import { session } from './session';
+import type { RegistrationTypeValue } from '@/core/registration';
+import { STATIC_ROUTES } from '@/core/routes';
+import { flowPath } from '@/core/session';
+import { api } from '@/shared/api/client';
+import { parseCookies } from '@/shared/cookies';
+import { session } from '@/shared/session';
 
 /**
  * Route guards of spec 000 §2.2, as data-router loaders: they decide on navigation (before the

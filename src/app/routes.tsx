@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { RegistrationType } from '../core/registration';
+import { RegistrationType } from '@/core/registration';
 import { AppLoading, AppRoot, RouteError } from './AppRoot';
 import { authLoader, flowLoader, guestOnlyLoader, homeLoader } from './guards';
 
@@ -21,64 +21,64 @@ export const routes: RouteObject[] = [
         id: 'guest',
         loader: guestOnlyLoader,
         children: [
-          { path: 'login', lazy: () => import('../pages/login/LoginPage').then((m) => ({ Component: m.LoginPage })) },
-          { path: 'auto-login', lazy: () => import('../pages/AutoLoginPage').then((m) => ({ Component: m.AutoLoginPage })) },
-          { path: 'password/forgot', lazy: () => import('../pages/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })) },
-          { path: 'password/reset', lazy: () => import('../pages/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })) },
+          { path: 'login', lazy: () => import('@/pages/login/LoginPage').then((m) => ({ Component: m.LoginPage })) },
+          { path: 'auto-login', lazy: () => import('@/pages/AutoLoginPage').then((m) => ({ Component: m.AutoLoginPage })) },
+          { path: 'password/forgot', lazy: () => import('@/pages/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })) },
+          { path: 'password/reset', lazy: () => import('@/pages/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })) },
         ],
       },
 
       // Any visitor
-      { path: 'auth', lazy: () => import('../pages/login/AuthPage').then((m) => ({ Component: m.AuthPage })) },
-      { path: 'email/verify-success', lazy: () => import('../pages/email/EmailPages').then((m) => ({ Component: m.EmailVerifiedPage })) },
-      { path: 'email/already-verified', lazy: () => import('../pages/email/EmailPages').then((m) => ({ Component: m.EmailAlreadyVerifiedPage })) },
-      { path: 'unsubscribe/:frontend_id?', lazy: () => import('../pages/UnsubscribePage').then((m) => ({ Component: m.UnsubscribePage })) },
-      { path: 'register/:partner?', lazy: () => import('../pages/register/TypeSelectionPage').then((m) => ({ Component: m.TypeSelectionPage })) },
-      { path: 'register/account/:partner?', lazy: () => import('../pages/register/AccountPage').then((m) => ({ Component: m.AccountPage })) },
+      { path: 'auth', lazy: () => import('@/pages/login/AuthPage').then((m) => ({ Component: m.AuthPage })) },
+      { path: 'email/verify-success', lazy: () => import('@/pages/email/EmailPages').then((m) => ({ Component: m.EmailVerifiedPage })) },
+      { path: 'email/already-verified', lazy: () => import('@/pages/email/EmailPages').then((m) => ({ Component: m.EmailAlreadyVerifiedPage })) },
+      { path: 'unsubscribe/:frontend_id?', lazy: () => import('@/pages/UnsubscribePage').then((m) => ({ Component: m.UnsubscribePage })) },
+      { path: 'register/:partner?', lazy: () => import('@/pages/register/TypeSelectionPage').then((m) => ({ Component: m.TypeSelectionPage })) },
+      { path: 'register/account/:partner?', lazy: () => import('@/pages/register/AccountPage').then((m) => ({ Component: m.AccountPage })) },
 
       // Signed in
       {
         id: 'auth',
         loader: authLoader,
         children: [
-          { path: 'logout', lazy: () => import('../pages/LogoutPage').then((m) => ({ Component: m.LogoutPage })) },
+          { path: 'logout', lazy: () => import('@/pages/LogoutPage').then((m) => ({ Component: m.LogoutPage })) },
           {
             path: 'inregistrare/chestionar/info',
-            lazy: () => import('../pages/QuestionnaireInfoPage').then((m) => ({ Component: m.QuestionnaireInfoPage })),
+            lazy: () => import('@/pages/QuestionnaireInfoPage').then((m) => ({ Component: m.QuestionnaireInfoPage })),
           },
           // The hand-over to the accounting dashboard (single sign-on) once the existing PFA is signed.
-          { path: 'dashboard', lazy: () => import('../pages/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
+          { path: 'dashboard', lazy: () => import('@/pages/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
           // The built-in checkout (payments without Stripe): the pricing step's redirect_url.
-          { path: 'checkout/:paymentId', lazy: () => import('../pages/checkout/CheckoutPage').then((m) => ({ Component: m.CheckoutPage })) },
+          { path: 'checkout/:paymentId', lazy: () => import('@/pages/checkout/CheckoutPage').then((m) => ({ Component: m.CheckoutPage })) },
         ],
       },
       {
         id: 'existing-company',
         path: 'inregistrare',
         loader: flowLoader(RegistrationType.existingCompany),
-        lazy: () => import('../pages/flow/FlowLayout').then((m) => ({ Component: m.ExistingFlowLayout })),
+        lazy: () => import('@/pages/flow/FlowLayout').then((m) => ({ Component: m.ExistingFlowLayout })),
         children: [
-          { path: 'plata', lazy: () => import('../pages/flow/PaymentPage').then((m) => ({ Component: m.ExistingPaymentPage })) },
+          { path: 'plata', lazy: () => import('@/pages/flow/PaymentPage').then((m) => ({ Component: m.ExistingPaymentPage })) },
           // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step; an address that is no step shows the 404 copy.
-          { index: true, lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
-          { path: '*', lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
+          { index: true, lazy: () => import('@/pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
+          { path: '*', lazy: () => import('@/pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
         ],
       },
       {
         id: 'requesting-company',
         path: 'infiintare-pfa',
         loader: flowLoader(RegistrationType.requestingCompany),
-        lazy: () => import('../pages/flow/FlowLayout').then((m) => ({ Component: m.RequestingFlowLayout })),
+        lazy: () => import('@/pages/flow/FlowLayout').then((m) => ({ Component: m.RequestingFlowLayout })),
         children: [
-          { path: 'plata', lazy: () => import('../pages/flow/PaymentPage').then((m) => ({ Component: m.NewPaymentPage })) },
-          { path: 'status', lazy: () => import('../pages/flow/StatusPage').then((m) => ({ Component: m.StatusPage })) },
+          { path: 'plata', lazy: () => import('@/pages/flow/PaymentPage').then((m) => ({ Component: m.NewPaymentPage })) },
+          { path: 'status', lazy: () => import('@/pages/flow/StatusPage').then((m) => ({ Component: m.StatusPage })) },
           // The wizard (src/engine) guards its steps itself: any step URL lands on the server's current step; an address that is no step shows the 404 copy.
-          { index: true, lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
-          { path: '*', lazy: () => import('../pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
+          { index: true, lazy: () => import('@/pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
+          { path: '*', lazy: () => import('@/pages/flow/FlowStepsPage').then((m) => ({ Component: m.FlowStepsPage })) },
         ],
       },
 
-      { path: '*', lazy: () => import('../pages/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
+      { path: '*', lazy: () => import('@/pages/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],
   },
 ];

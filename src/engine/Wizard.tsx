@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
-import { routePath } from '../core/routes';
-import { currentStep, guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '../core/flow';
-import type { RegistrationRequest } from '../core/api-types';
-import type { RegistrationTypeValue } from '../core/registration';
+import { routePath } from '@/core/routes';
+import { currentStep, guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '@/core/flow';
+import type { RegistrationRequest } from '@/core/api-types';
+import type { RegistrationTypeValue } from '@/core/registration';
 import type { StepServices } from '../../widgets/types';
 import type { EngineApi } from './api';
 import { FLOWS } from './flows';

@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { Box, VisuallyHidden } from '@chakra-ui/react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api } from '../api/client';
-import { resolveConfig } from '../api/hooks';
-import type { SessionUser } from '../core/api-types';
-import { decideSignInRedirect } from '../core/session';
-import { followRedirect, signOutLocally } from '../app/auth-actions';
-import { PageSpinner } from '../app/components/PageLayout';
-import { session } from '../app/session';
-import { trackLogin } from '../app/tracking';
-import { usePageTitle, useT } from '../app/useT';
+import { api } from '@/shared/api/client';
+import { resolveConfig } from '@/shared/api/hooks';
+import type { SessionUser } from '@/core/api-types';
+import { decideSignInRedirect } from '@/core/session';
+import { followRedirect, signOutLocally } from '@/shared/auth-actions';
+import { PageSpinner } from '@/shared/components/PageLayout';
+import { session } from '@/shared/session';
+import { trackLogin } from '@/shared/tracking';
+import { usePageTitle, useT } from '@/shared/useT';
 
 /**
  * /auto-login?token=&redirect= (spec 000 §4.2): no form. State is cleared, the single-use token

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { Button, Heading, Spinner, Text } from '@chakra-ui/react';
-import { useConfig } from '../api/hooks';
-import { browser } from '../app/browser';
-import { PageLayout } from '../app/components/PageLayout';
-import { session, useSession } from '../app/session';
-import { usePageTitle, useT } from '../app/useT';
-import { dashboardSsoUrl } from '../core/session';
+import { useConfig } from '@/shared/api/hooks';
+import { browser } from '@/shared/browser';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { session, useSession } from '@/shared/session';
+import { usePageTitle, useT } from '@/shared/useT';
+import { dashboardSsoUrl } from '@/core/session';
 
 /**
  * `/dashboard`: the hand-over to the dashboard application (`{DASHBOARD_URL}/sso/{token}`, spec 000

@@ -1,14 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Heading, Stack, Text } from '@chakra-ui/react';
-import { FormField, SubmitButton } from '../app/components/FormField';
-import { api } from '../api/client';
-import { STATIC_ROUTES } from '../core/routes';
-import { TextInput } from '../app/components/TextInput';
-import { AppLink } from '../app/components/AppLink';
-import { FlashAlert } from '../app/components/FlashAlert';
-import { PageLayout } from '../app/components/PageLayout';
-import { useServerErrors } from '../app/forms';
-import { usePageTitle, useT } from '../app/useT';
+import { FormField, SubmitButton } from '@/shared/components/FormField';
+import { api } from '@/shared/api/client';
+import { STATIC_ROUTES } from '@/core/routes';
+import { TextInput } from '@/shared/components/TextInput';
+import { AppLink } from '@/shared/components/AppLink';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { useServerErrors } from '@/shared/forms';
+import { usePageTitle, useT } from '@/shared/useT';
 
 const FIELDS = ['email'] as const;
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Box, VisuallyHidden } from '@chakra-ui/react';
-import { useLogout } from '../app/auth-actions';
-import { PageSpinner } from '../app/components/PageLayout';
-import { usePageTitle, useT } from '../app/useT';
+import { useLogout } from '@/shared/auth-actions';
+import { PageSpinner } from '@/shared/components/PageLayout';
+import { usePageTitle, useT } from '@/shared/useT';
 
 /** /logout: posts the logout, clears state and storage, goes home. */
 export function LogoutPage() {

@@ -1,8 +1,8 @@
 import { Heading } from '@chakra-ui/react';
-import { STATIC_ROUTES } from '../core/routes';
-import { AppLink } from '../app/components/AppLink';
-import { PageLayout } from '../app/components/PageLayout';
-import { usePageTitle, useT } from '../app/useT';
+import { STATIC_ROUTES } from '@/core/routes';
+import { AppLink } from '@/shared/components/AppLink';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { usePageTitle, useT } from '@/shared/useT';
 
 /** The 404 copy with its link, as a page's heading (also inside a flow wrapper, for an unknown step address). */
 export function NotFoundMessage() {

@@ -1,13 +1,13 @@
 import { Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from 'react-router';
-import { useConfig } from '../api/hooks';
-import { flowPath } from '../core/session';
-import { PageLayout } from '../app/components/PageLayout';
-import { session, useSession } from '../app/session';
-import { api } from '../api/client';
-import type { RegistrationTypeValue } from '../core/registration';
+import { useConfig } from '@/shared/api/hooks';
+import { flowPath } from '@/core/session';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { session, useSession } from '@/shared/session';
+import { api } from '@/shared/api/client';
+import type { RegistrationTypeValue } from '@/core/registration';
 import { useState } from 'react';
-import { usePageTitle, useT } from '../app/useT';
+import { usePageTitle, useT } from '@/shared/useT';
 
 
 /**

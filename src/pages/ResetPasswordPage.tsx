@@ -1,16 +1,16 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Heading, Stack, Text } from '@chakra-ui/react';
-import { FormField, SubmitButton } from '../app/components/FormField';
+import { FormField, SubmitButton } from '@/shared/components/FormField';
 import { useSearchParams } from 'react-router';
-import { api } from '../api/client';
-import type { ResetPayload } from '../core/api-types';
-import { STATIC_ROUTES } from '../core/routes';
-import { AppLink } from '../app/components/AppLink';
-import { FlashAlert } from '../app/components/FlashAlert';
-import { PageLayout } from '../app/components/PageLayout';
-import { PasswordInput } from '../app/components/PasswordInput';
-import { useServerErrors } from '../app/forms';
-import { usePageTitle, useT } from '../app/useT';
+import { api } from '@/shared/api/client';
+import type { ResetPayload } from '@/core/api-types';
+import { STATIC_ROUTES } from '@/core/routes';
+import { AppLink } from '@/shared/components/AppLink';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { PasswordInput } from '@/shared/components/PasswordInput';
+import { useServerErrors } from '@/shared/forms';
+import { usePageTitle, useT } from '@/shared/useT';
 
 const FIELDS = ['password', 'password_confirmation'] as const;
 export const RESET_API_PREFIX = '/api/password/reset/';

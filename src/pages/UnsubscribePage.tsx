@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Button, Heading, Spinner, Text } from '@chakra-ui/react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { api, isApiError } from '../api/client';
-import { FlashAlert } from '../app/components/FlashAlert';
-import { PageLayout } from '../app/components/PageLayout';
-import { toaster } from '../app/toaster';
-import { usePageTitle, useT } from '../app/useT';
+import { api, isApiError } from '@/shared/api/client';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { toaster } from '@/shared/toaster';
+import { usePageTitle, useT } from '@/shared/useT';
 
 /** /unsubscribe/:frontend_id? (spec 001 §2, §7): stops notification e-mails. */
 export function UnsubscribePage() {

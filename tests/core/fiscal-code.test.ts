@@ -5,7 +5,7 @@ import {
   isValidFiscalCode,
   normalizeFiscalCode,
   parseFiscalCode,
-} from '../../src/core/fiscal-code';
+} from '@/core/fiscal-code';
 
 describe('normalizeFiscalCode', () => {
   it('keeps the digits of a CUI written with or without RO, in any case, with blanks', () => {

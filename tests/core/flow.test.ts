@@ -13,7 +13,7 @@ import {
   stepsInfo,
   type Flow,
   type FlowContext,
-} from '../../src/core/flow';
+} from '@/core/flow';
 
 const newPfa = newPfaJson as unknown as Flow;
 const existingPfa = existingPfaJson as unknown as Flow;

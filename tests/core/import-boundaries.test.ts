@@ -1,5 +1,6 @@
 /**
- * The import direction of DESIGN.md ("core <- (engine, widgets, server) <- app") is enforced by
+ * The import direction of DESIGN.md ("core <- (engine, widgets, server) <- app", and in the browser
+ * core <- shared <- engine <- pages <- app) is enforced by
  * `no-restricted-imports` overrides in eslint.config.js. These tests lint small snippets placed at
  * fake paths and check that each boundary fires, and that allowed imports pass.
  */
@@ -61,7 +62,10 @@ describe('src/core is pure TypeScript', () => {
     'path',
     '../app/router',
     '../engine/Wizard',
-    '../api/client',
+    '../shared/api/client',
+    '../shared/session',
+    '@/shared/session',
+    '@/app/routes',
     '../pages/Login',
     '../../src/engine/flows',
     '../../widgets/registry',
@@ -104,7 +108,9 @@ describe('server/ never imports the browser app', () => {
   it.each([
     ['server/app.ts', '../src/app/router'],
     ['server/routes/x.ts', '../../src/engine/flows'],
-    ['server/routes/x.ts', '../../src/api/client'],
+    ['server/routes/x.ts', '../../src/shared/api/client'],
+    ['server/routes/x.ts', '@/shared/session'],
+    ['server/routes/x.ts', '@/core/flow'],
     ['server/routes/x.ts', '../../src/pages/Login'],
     ['server/routes/x.ts', '../../widgets/registry'],
     ['server/routes/x.ts', 'react'],
@@ -132,7 +138,10 @@ describe('server/ never imports the browser app', () => {
 describe('widgets/ never import app code', () => {
   it.each([
     '../../src/app/router',
-    '../../src/api/client',
+    '../../src/shared/api/client',
+    '../../src/shared/session',
+    '@/shared/session',
+    '@/engine/Wizard',
     '../../src/pages/Login',
     '../../src/engine/api',
     '../../server/db/schema',
@@ -140,12 +149,42 @@ describe('widgets/ never import app code', () => {
     await expectBlocked('widgets/x/XWidget.tsx', importing(specifier));
   });
 
-  it.each(['react', '@chakra-ui/react', '@rjsf/utils', '../../src/core/registration', '../shared/useOptions', '../types'])(
+  it.each(['react', '@chakra-ui/react', '@rjsf/utils', '../../src/core/registration', '@/core/registration', '../shared/useOptions', '../types'])(
     'widgets/x/XWidget.tsx may import %s',
     async (specifier) => {
       await expectAllowed('widgets/x/XWidget.tsx', importing(specifier));
     },
   );
+});
+
+describe('the browser layers: core <- shared <- engine <- pages <- app', () => {
+  it.each([
+    ['src/shared/x.ts', '@/engine/Wizard'],
+    ['src/shared/x.ts', '@/pages/login/LoginPage'],
+    ['src/shared/x.ts', '@/app/routes'],
+    ['src/shared/api/x.ts', '../../app/routes'],
+    ['src/shared/x.ts', '../../widgets/registry'],
+    ['src/engine/x.tsx', '@/app/routes'],
+    ['src/engine/x.tsx', '@/pages/flow/FlowStepsPage'],
+    ['src/engine/x.tsx', '../pages/flow/FlowStepsPage'],
+    ['src/pages/login/x.tsx', '@/app/guards'],
+    ['src/pages/x.tsx', '../app/routes'],
+    ['src/pages/x.tsx', '../../server/app'],
+  ])('%s may not import %s', async (filePath, specifier) => {
+    await expectBlocked(filePath, importing(specifier));
+  });
+
+  it.each([
+    ['src/shared/x.ts', '@/core/session'],
+    ['src/shared/x.ts', './api/client'],
+    ['src/engine/x.tsx', '@/shared/session'],
+    ['src/engine/x.tsx', '../../widgets/registry'],
+    ['src/pages/x.tsx', '@/engine/Wizard'],
+    ['src/pages/x.tsx', '@/shared/api/client'],
+    ['src/app/x.tsx', '@/pages/login/LoginPage'],
+  ])('%s may import %s', async (filePath, specifier) => {
+    await expectAllowed(filePath, importing(specifier));
+  });
 });
 
 describe('outside the restricted folders', () => {
@@ -157,8 +196,8 @@ describe('outside the restricted folders', () => {
 });
 
 describe('the repository itself', () => {
-  it('respects the boundaries in src/core, server and widgets', async () => {
-    const results = await eslint.lintFiles(['src/core', 'server', 'widgets']);
+  it('respects the boundaries in src, server and widgets', async () => {
+    const results = await eslint.lintFiles(['src', 'server', 'widgets']);
     const violations = results.flatMap((r) =>
       r.messages
         .filter((m) => m.ruleId !== null && BOUNDARY_RULES.has(m.ruleId))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKnownRouteName, routePath } from '../../src/core/routes';
+import { isKnownRouteName, routePath } from '@/core/routes';
 
 describe('named routes', () => {
   it('knows the app routes and the step routes', () => {

@@ -5,7 +5,7 @@
  * and the /auth sign-in for other applications.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
+import type { Envelope, RegistrationRequest } from '@/core/api-types';
 import { DEFAULT_PASSWORD, expect, outbox, registerViaApi, signInBrowser, test, uniqueEmail, type RegisteredAccount } from './fixtures';
 
 const CALLBACK_ORIGIN = 'http://127.0.0.1:3999'; // AUTH_CALLBACK_ORIGINS of tests/e2e/serve.ts

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Envelope } from '../../src/core/api-types';
-import type { FlowStep } from '../../src/core/flow';
+import type { Envelope } from '@/core/api-types';
+import type { FlowStep } from '@/core/flow';
 import { identityPhotos } from './images';
 
 /**

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { test as base, devices, expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Envelope, OutboxMail, Partner, RegisterPayload, RegistrationRequest, SessionUser } from '../../src/core/api-types';
+import type { Envelope, OutboxMail, Partner, RegisterPayload, RegistrationRequest, SessionUser } from '@/core/api-types';
 
 export { expect };
 

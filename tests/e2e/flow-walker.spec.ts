@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
-import { resolveFlow, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
-import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
+import { resolveFlow, storedStepData, type Flow, type FlowStep } from '@/core/flow';
+import type { Envelope, RegistrationRequest } from '@/core/api-types';
 import { drivers, payAtBuiltinCheckout } from './drivers';
-import { routePath } from '../../src/core/routes';
+import { routePath } from '@/core/routes';
 import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

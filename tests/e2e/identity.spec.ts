@@ -5,7 +5,7 @@
  * hand-over to a second device, and a reload in the middle.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Envelope } from '../../src/core/api-types';
+import type { Envelope } from '@/core/api-types';
 import { completeIdentity, uploadIdentityPhotos } from './drivers';
 import { identityPhotos, jpegSize, pngImage } from './images';
 import { auth, currentRequest, expect, newApplicantAt, PHONE, test, type RegisteredAccount } from './fixtures';

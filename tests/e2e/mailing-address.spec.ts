@@ -3,7 +3,7 @@
  * correspondence address saved through the address form and selected; the credit partner's
  * county and branch office.
  */
-import type { Envelope } from '../../src/core/api-types';
+import type { Envelope } from '@/core/api-types';
 import { choosePlace } from './drivers';
 import { currentRequest, expect, newApplicantAt, test } from './fixtures';
 

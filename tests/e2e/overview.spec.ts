@@ -3,7 +3,7 @@
  * inline edit of the CNP with a bad and a good value, the CAEN search and the primary-code rule,
  * the registered-office popup both ways.
  */
-import type { Envelope } from '../../src/core/api-types';
+import type { Envelope } from '@/core/api-types';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
 
 test('inline CNP edit, CAEN search and the primary rule', async ({ page, request }) => {

@@ -4,7 +4,7 @@
  * advances once, and the step guard keeps the URL on the server's current step.
  */
 import type { APIRequestContext } from '@playwright/test';
-import type { Envelope, RegistrationRequest } from '../../src/core/api-types';
+import type { Envelope, RegistrationRequest } from '@/core/api-types';
 import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
 
 async function current(request: APIRequestContext, account: RegisteredAccount, path = '/api/registration/open'): Promise<RegistrationRequest> {

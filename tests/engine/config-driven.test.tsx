@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import newPfa from '../../flows/new-pfa.json';
-import type { Flow } from '../../src/core/flow';
-import { Wizard } from '../../src/engine/Wizard';
+import type { Flow } from '@/core/flow';
+import { Wizard } from '@/engine/Wizard';
 import { fakeApi, fakeServices, renderAt, request, t } from './render';
 
 afterEach(cleanup);

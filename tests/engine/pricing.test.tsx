@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Wizard } from '../../src/engine/Wizard';
-import type { RegistrationRequest } from '../../src/core/api-types';
+import { Wizard } from '@/engine/Wizard';
+import type { RegistrationRequest } from '@/core/api-types';
 import { fakeApi, fakeServices, location, renderAt, request } from './render';
 
 afterEach(cleanup);

@@ -5,8 +5,8 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import ro from '../../locales/ro/steps.json';
 import { vi } from 'vitest';
 import type { DossierService, IdentityContext, IdentityService, IdentitySession, PlacesService, Profile, StepServices } from '../../widgets/types';
-import type { EngineApi } from '../../src/engine/api';
-import type { RegistrationRequest } from '../../src/core/api-types';
+import type { EngineApi } from '@/engine/api';
+import type { RegistrationRequest } from '@/core/api-types';
 
 /** `t` over the real Romanian step copy, with {{var}} interpolation. */
 export function t(key: string, vars: Record<string, unknown> = {}): string {

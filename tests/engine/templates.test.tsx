@@ -3,9 +3,9 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import Form from '@rjsf/chakra-ui';
 import type { RJSFSchema } from '@rjsf/utils';
-import { BaseInputTemplate, FieldErrorTemplate } from '../../src/engine/templates';
-import { toErrorSchema, translateUiSchema } from '../../src/engine/translate-ui';
-import { stepValidator } from '../../src/engine/validators';
+import { BaseInputTemplate, FieldErrorTemplate } from '@/engine/templates';
+import { toErrorSchema, translateUiSchema } from '@/engine/translate-ui';
+import { stepValidator } from '@/engine/validators';
 
 afterEach(cleanup);
 

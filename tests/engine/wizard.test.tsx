@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Wizard } from '../../src/engine/Wizard';
+import { Wizard } from '@/engine/Wizard';
 import { fakeApi, fakeServices, location, renderAt, request } from './render';
 
 afterEach(cleanup);

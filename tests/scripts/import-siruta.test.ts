@@ -9,7 +9,7 @@ import {
   parseSirutaCsv,
   titleCaseRo,
 } from '../../server/db/import-siruta';
-import { COUNTIES } from '../../src/core/counties';
+import { COUNTIES } from '@/core/counties';
 
 /**
  * A hand-made extract in the shape of the 2024 file on data.gov.ro (UTF-8, comma-separated,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isValidSirutaCode, JUD_COUNTIES, type LocalitiesFile } from '../../server/db/import-siruta';
-import { COUNTIES } from '../../src/core/counties';
+import { COUNTIES } from '@/core/counties';
 
 const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/db/seed/localities.json');
 const data = JSON.parse(fs.readFileSync(file, 'utf8')) as LocalitiesFile;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpsError, UsageError, main, parseBoolean, parseCommand, parseDate, settingsFrom } from '../../scripts/ops';
-import { todayInRomania } from '../../src/core/timeline';
+import { todayInRomania } from '@/core/timeline';
 
 describe('parseCommand', () => {
   it.each([[[]], [['help']], [['--help']], [['add', '1', 'rejected', '-h']]])('%j is help', (argv) => {

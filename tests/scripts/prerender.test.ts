@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderRoute } from '../../src/prerender';
+import { renderRoute } from '@/prerender';
 import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */

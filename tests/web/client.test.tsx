@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, apiUrl, ApiError, request, setUnauthorizedHandler } from '../../src/api/client';
-import { session } from '../../src/app/session';
-import { trackedCookies, referralCode } from '../../src/app/cookies';
+import { api, apiUrl, ApiError, request, setUnauthorizedHandler } from '@/shared/api/client';
+import { session } from '@/shared/session';
+import { trackedCookies, referralCode } from '@/shared/cookies';
 import { makeUser, mockApi, ok } from './helpers';
 
 describe('api client', () => {

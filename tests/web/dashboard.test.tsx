@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
-import { browser } from '../../src/app/browser';
-import { session } from '../../src/app/session';
+import { browser } from '@/shared/browser';
+import { session } from '@/shared/session';
 import { CONFIG, findH1, makeUser, mockApi, ok, renderApp } from './helpers';
 
 describe('/dashboard: the hand-over to the dashboard application', () => {

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { createI18n } from '../../src/app/i18n';
-import { AppProviders } from '../../src/app/providers';
-import { routes } from '../../src/app/routes';
-import { session } from '../../src/app/session';
-import { setUnauthorizedHandler } from '../../src/api/client';
-import type { PublicConfig, SessionUser } from '../../src/core/api-types';
+import { createI18n } from '@/shared/i18n';
+import { AppProviders } from '@/shared/providers';
+import { routes } from '@/app/routes';
+import { session } from '@/shared/session';
+import { setUnauthorizedHandler } from '@/shared/api/client';
+import type { PublicConfig, SessionUser } from '@/core/api-types';
 
 export const CONFIG: PublicConfig = {
   product_name: 'Ghișeu',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NAMESPACES } from '../../src/app/i18n';
+import { NAMESPACES } from '@/shared/i18n';
 
 const root = path.resolve(__dirname, '../../locales');
 

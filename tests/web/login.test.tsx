@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { browser } from '../../src/app/browser';
-import { session } from '../../src/app/session';
+import { browser } from '@/shared/browser';
+import { session } from '@/shared/session';
 import { findH1, invalid, makeUser, mockApi, ok, renderApp } from './helpers';
 
 const WRONG = 'Datele de autentificare sunt incorecte.';

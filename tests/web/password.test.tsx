@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
-import { resetTarget } from '../../src/pages/ResetPasswordPage';
+import { resetTarget } from '@/pages/ResetPasswordPage';
 import { findH1, invalid, mockApi, ok, renderApp } from './helpers';
 
 const ORIGIN = window.location.origin;

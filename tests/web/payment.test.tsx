@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import { browser } from '../../src/app/browser';
-import { session } from '../../src/app/session';
+import { browser } from '@/shared/browser';
+import { session } from '@/shared/session';
 import { request as newRequest } from '../engine/render';
-import type { RegistrationRequest } from '../../src/core/api-types';
+import type { RegistrationRequest } from '@/core/api-types';
 import { findH1, makeUser, mockApi, ok, renderApp } from './helpers';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Partner } from '../../src/core/api-types';
-import { session } from '../../src/app/session';
+import type { Partner } from '@/core/api-types';
+import { session } from '@/shared/session';
 import { findH1, invalid, makeUser, mockApi, ok, renderApp } from './helpers';
 
 function partners(count: number, extra: Partial<Partner>[] = []): Partner[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
-import { browser } from '../../src/app/browser';
-import { session } from '../../src/app/session';
+import { browser } from '@/shared/browser';
+import { session } from '@/shared/session';
 import { CONFIG, findH1, makeUser, mockApi, ok, renderApp } from './helpers';
 
 /** A new-PFA request at a step (index 0-9), as GET /api/registration/open answers it. */
@@ -200,7 +200,7 @@ describe('flow wrappers', () => {
     mockApi({ 'GET /api/registration/open': { status: 401, body: { message: 'Sesiunea a expirat.', payload: null } } });
     const { pathname } = renderApp('/infiintare-pfa');
     await screen.findByText('Înființare PFA');
-    const { api, isApiError } = await import('../../src/api/client');
+    const { api, isApiError } = await import('@/shared/api/client');
     let status = 0;
     await act(async () => {
       await api.get('/registration/open').catch((e) => {

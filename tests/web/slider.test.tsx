@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { SWRConfig } from 'swr';
 import { ChakraProvider } from '@chakra-ui/react';
 import { I18nextProvider } from 'react-i18next';
-import { createI18n } from '../../src/app/i18n';
-import { system } from '../../src/app/theme';
-import { BannerSlider, SLIDER_AUTOPLAY_MS } from '../../src/pages/login/BannerSlider';
+import { createI18n } from '@/shared/i18n';
+import { system } from '@/shared/theme';
+import { BannerSlider, SLIDER_AUTOPLAY_MS } from '@/pages/login/BannerSlider';
 import { mockApi } from './helpers';
 
 function renderSlider() {

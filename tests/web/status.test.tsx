@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { session } from '../../src/app/session';
+import { session } from '@/shared/session';
 import { findH1, makeUser, mockApi, ok, renderApp, type MockAnswer } from './helpers';
 
 const OPEN = 'GET /api/registration/open';

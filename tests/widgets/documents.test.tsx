@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Wizard } from '../../src/engine/Wizard';
-import type { EngineApi } from '../../src/engine/api';
-import type { RegistrationRequest } from '../../src/core/api-types';
+import { Wizard } from '@/engine/Wizard';
+import type { EngineApi } from '@/engine/api';
+import type { RegistrationRequest } from '@/core/api-types';
 import type { DossierService } from '../../widgets/types';
 import { fakeDossier, fakeServices, location, renderAt, request } from '../engine/render';
 

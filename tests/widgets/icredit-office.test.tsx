@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Wizard } from '../../src/engine/Wizard';
-import type { EngineApi } from '../../src/engine/api';
+import { Wizard } from '@/engine/Wizard';
+import type { EngineApi } from '@/engine/api';
 import { fakeDossier, fakeServices, renderAt, request } from '../engine/render';
 import { choose } from './helpers';
 

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, DataList, Heading, HStack, Spinner, Text } from '@chakra-ui/react';
 import { useParams } from 'react-router';
-import { api, isApiError } from '../../api/client';
-import { browser } from '../../app/browser';
-import { FlashAlert } from '../../app/components/FlashAlert';
-import { PageLayout } from '../../app/components/PageLayout';
-import { usePageTitle, useT } from '../../app/useT';
+import { api, isApiError } from '@/shared/api/client';
+import { browser } from '@/shared/browser';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { usePageTitle, useT } from '@/shared/useT';
 
 /** `GET /api/checkout/:id`: what the built-in checkout shows. */
 interface Checkout {

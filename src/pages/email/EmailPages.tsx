@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { Heading, Text } from '@chakra-ui/react';
-import { browser } from '../../app/browser';
-import { FlashAlert } from '../../app/components/FlashAlert';
-import { PageLayout } from '../../app/components/PageLayout';
-import { usePageTitle, useT } from '../../app/useT';
+import { browser } from '@/shared/browser';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { usePageTitle, useT } from '@/shared/useT';
 
 /** Closing delays of spec 000 §9. */
 export const VERIFY_SUCCESS_CLOSE_MS = 3000;

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { Box, Button, Container, Flex, HStack, Progress, Text } from '@chakra-ui/react';
 import { Outlet } from 'react-router';
-import { RegistrationType, type RegistrationTypeValue } from '../../core/registration';
-import { useLogout } from '../../app/auth-actions';
-import { FlowProgressContext, type FlowProgress } from '../../app/flow-progress';
-import { useT } from '../../app/useT';
+import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
+import { useLogout } from '@/shared/auth-actions';
+import { FlowProgressContext, type FlowProgress } from '@/shared/flow-progress';
+import { useT } from '@/shared/useT';
 
 /**
  * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the flow title and the Logout

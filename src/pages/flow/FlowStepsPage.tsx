@@ -2,20 +2,20 @@ import { useEffect, useMemo, useState } from 'react';
 import { Spinner } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { api } from '../../api/client';
-import { browser } from '../../app/browser';
-import { loadStepsNamespace } from '../../app/i18n';
-import { session, useSession } from '../../app/session';
-import { toaster } from '../../app/toaster';
-import { useFlowProgress } from '../../app/flow-progress';
-import { usePageTitle, useT } from '../../app/useT';
-import { stepByPath } from '../../core/flow';
-import { STATIC_ROUTES } from '../../core/routes';
-import { FLOWS } from '../../engine/flows';
-import { Wizard } from '../../engine/Wizard';
+import { api } from '@/shared/api/client';
+import { browser } from '@/shared/browser';
+import { loadStepsNamespace } from '@/shared/i18n';
+import { session, useSession } from '@/shared/session';
+import { toaster } from '@/shared/toaster';
+import { useFlowProgress } from '@/shared/flow-progress';
+import { usePageTitle, useT } from '@/shared/useT';
+import { stepByPath } from '@/core/flow';
+import { STATIC_ROUTES } from '@/core/routes';
+import { FLOWS } from '@/engine/flows';
+import { Wizard } from '@/engine/Wizard';
 import type { StepServices } from '../../../widgets/types';
 import { createStepServices } from './step-services';
-import { NotFoundMessage } from '../NotFoundPage';
+import { NotFoundMessage } from '@/pages/NotFoundPage';
 
 /**
  * The step view of a flow wrapper: the wizard of the user's flow file (src/engine), with the app's

@@ -2,17 +2,17 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../api/client';
-import { FlashAlert } from '../../app/components/FlashAlert';
-import { useFlowProgress } from '../../app/flow-progress';
-import { loadStepsNamespace } from '../../app/i18n';
-import { trackPurchase } from '../../app/tracking';
-import { usePageTitle, useT } from '../../app/useT';
-import type { RegistrationRequest } from '../../core/api-types';
-import { progress, requestContext, resolveFlow, type Flow } from '../../core/flow';
-import { PAYMENT_POLL_MS, RegistrationType, type RegistrationTypeValue } from '../../core/registration';
-import { routePath } from '../../core/routes';
-import { FLOWS } from '../../engine/flows';
+import { api } from '@/shared/api/client';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { useFlowProgress } from '@/shared/flow-progress';
+import { loadStepsNamespace } from '@/shared/i18n';
+import { trackPurchase } from '@/shared/tracking';
+import { usePageTitle, useT } from '@/shared/useT';
+import type { RegistrationRequest } from '@/core/api-types';
+import { progress, requestContext, resolveFlow, type Flow } from '@/core/flow';
+import { PAYMENT_POLL_MS, RegistrationType, type RegistrationTypeValue } from '@/core/registration';
+import { routePath } from '@/core/routes';
+import { FLOWS } from '@/engine/flows';
 
 /** Where a paid request goes: the flow's `paidRoute` (the new PFA's status page), else its current step. */
 function afterPayment(flow: Flow, request: RegistrationRequest): string {

@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { Box, Button, Heading, HStack, List, Spinner, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
-import { api, isApiError } from '../../api/client';
-import type { RegistrationRequest } from '../../core/api-types';
-import { isTimelineType, missingDocuments, type TimelineItem } from '../../core/timeline';
-import { FlashAlert } from '../../app/components/FlashAlert';
-import { useFlowProgress } from '../../app/flow-progress';
-import { usePageTitle, useT, type T } from '../../app/useT';
+import { api, isApiError } from '@/shared/api/client';
+import type { RegistrationRequest } from '@/core/api-types';
+import { isTimelineType, missingDocuments, type TimelineItem } from '@/core/timeline';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { useFlowProgress } from '@/shared/flow-progress';
+import { usePageTitle, useT, type T } from '@/shared/useT';
 
 /** How often the page asks for the request again (spec 001 §9: polling every 5000 ms). */
 export const STATUS_POLL_MS = 5000;

@@ -1,5 +1,5 @@
-import { api, isApiError } from '../../api/client';
-import { toaster } from '../../app/toaster';
+import { api, isApiError } from '@/shared/api/client';
+import { toaster } from '@/shared/toaster';
 import type {
   AddressValues,
   CaenCode,
@@ -20,7 +20,7 @@ import type {
   Profile,
   StepServices,
 } from '../../../widgets/types';
-import type { RegistrationRequest } from '../../core/api-types';
+import type { RegistrationRequest } from '@/core/api-types';
 
 /** An ApiError as the widgets see it: status, message, the server's `code` and field errors. */
 function toIdentityError(error: unknown): IdentityError | unknown {

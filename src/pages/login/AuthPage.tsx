@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { useT } from '../../app/useT';
+import { useT } from '@/shared/useT';
 import { LoginLayout } from './LoginPage';
 
 /** /auth?source=&callbackUrl=: sign-in for other applications (spec 000 §2.3). */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { Box, Heading, HStack, IconButton, Text, chakra } from '@chakra-ui/react';
-import { useT } from '../../app/useT';
-import { PauseIcon, PlayIcon } from '../../app/components/icons';
+import { useT } from '@/shared/useT';
+import { PauseIcon, PlayIcon } from '@/shared/components/icons';
 
 /** Login banner slider (spec 000 §9): rewinds, width 800, no arrows, speed 400 ms, autoplay 5000 ms. */
 export const SLIDER_AUTOPLAY_MS = 5000;

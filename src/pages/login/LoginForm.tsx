@@ -1,22 +1,22 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Stack, Text } from '@chakra-ui/react';
-import { FormField, SubmitButton } from '../../app/components/FormField';
+import { FormField, SubmitButton } from '@/shared/components/FormField';
 import { useNavigate } from 'react-router';
-import { api } from '../../api/client';
-import { resolveConfig, useConfig } from '../../api/hooks';
-import type { AuthResult, SessionUser } from '../../core/api-types';
-import { STATIC_ROUTES } from '../../core/routes';
-import { decideSignInRedirect } from '../../core/session';
-import { followRedirect } from '../../app/auth-actions';
-import { browser } from '../../app/browser';
-import { TextInput } from '../../app/components/TextInput';
-import { AppLink } from '../../app/components/AppLink';
-import { FlashAlert } from '../../app/components/FlashAlert';
-import { PasswordInput } from '../../app/components/PasswordInput';
-import { useServerErrors } from '../../app/forms';
-import { session } from '../../app/session';
-import { trackLogin } from '../../app/tracking';
-import { useT } from '../../app/useT';
+import { api } from '@/shared/api/client';
+import { resolveConfig, useConfig } from '@/shared/api/hooks';
+import type { AuthResult, SessionUser } from '@/core/api-types';
+import { STATIC_ROUTES } from '@/core/routes';
+import { decideSignInRedirect } from '@/core/session';
+import { followRedirect } from '@/shared/auth-actions';
+import { browser } from '@/shared/browser';
+import { TextInput } from '@/shared/components/TextInput';
+import { AppLink } from '@/shared/components/AppLink';
+import { FlashAlert } from '@/shared/components/FlashAlert';
+import { PasswordInput } from '@/shared/components/PasswordInput';
+import { useServerErrors } from '@/shared/forms';
+import { session } from '@/shared/session';
+import { trackLogin } from '@/shared/tracking';
+import { useT } from '@/shared/useT';
 
 const FIELDS = ['email', 'password'] as const;
 

@@ -1,5 +1,5 @@
 import { Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
-import { usePageTitle, useT } from '../../app/useT';
+import { usePageTitle, useT } from '@/shared/useT';
 import { BannerSlider } from './BannerSlider';
 import { LoginForm, type LoginFormProps } from './LoginForm';
 

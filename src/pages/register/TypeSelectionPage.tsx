@@ -1,11 +1,11 @@
 import { Heading, RadioCard, Stack, Text } from '@chakra-ui/react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { RegistrationType, type RegistrationTypeValue } from '../../core/registration';
-import { STATIC_ROUTES } from '../../core/routes';
-import { AppLink } from '../../app/components/AppLink';
-import { PageLayout } from '../../app/components/PageLayout';
-import { session } from '../../app/session';
-import { usePageTitle, useT } from '../../app/useT';
+import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
+import { STATIC_ROUTES } from '@/core/routes';
+import { AppLink } from '@/shared/components/AppLink';
+import { PageLayout } from '@/shared/components/PageLayout';
+import { session } from '@/shared/session';
+import { usePageTitle, useT } from '@/shared/useT';
 import { accountPath } from './paths';
 
 const OPTIONS: { value: RegistrationTypeValue; label: string; description: string }[] = [

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type RefObject } from 'react';
-import { isApiError } from '../api/client';
+import { isApiError } from './api/client';
 import type { T } from './useT';
 
 export interface ServerErrors {

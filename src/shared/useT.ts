@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useConfig } from '../api/hooks';
+import { useConfig } from './api/hooks';
 import type { Namespace } from './i18n';
 
 export type T = (key: string, options?: Record<string, unknown>) => string;

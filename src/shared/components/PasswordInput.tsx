@@ -1,7 +1,7 @@
 import { forwardRef, useState } from 'react';
 import { IconButton, InputGroup, type InputProps } from '@chakra-ui/react';
 import { TextInput } from './TextInput';
-import { useT } from '../useT';
+import { useT } from '@/shared/useT';
 import { EyeIcon, EyeOffIcon } from './icons';
 
 /** A password input with a show/hide toggle; place it inside a `Field.Root` for its label. */

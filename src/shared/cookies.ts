@@ -1,4 +1,4 @@
-import type { TrackedCookie } from '../core/api-types';
+import type { TrackedCookie } from '@/core/api-types';
 
 /** Cookies of `document.cookie` as name/value pairs (values decoded when possible). */
 export function parseCookies(cookieString: string): TrackedCookie[] {

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate, type NavigateFunction } from 'react-router';
-import { api } from '../api/client';
-import type { RedirectTarget } from '../core/session';
+import { api } from './api/client';
+import type { RedirectTarget } from '@/core/session';
 import { browser } from './browser';
 import { session } from './session';
 import { removeSupportWidget } from './support-widget';

@@ -1,4 +1,4 @@
-import { PURCHASE_CURRENCY, PURCHASE_VALUE } from '../core/registration';
+import { PURCHASE_CURRENCY, PURCHASE_VALUE } from '@/core/registration';
 /** Analytics events on `window.dataLayer` (spec 000 §4.1, §4.3). */
 declare global {
   interface Window {

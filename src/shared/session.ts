@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { isRegistrationType, type RegistrationTypeValue } from '../core/registration';
-import type { SessionUser } from '../core/session';
+import { isRegistrationType, type RegistrationTypeValue } from '@/core/registration';
+import type { SessionUser } from '@/core/session';
 
 /** localStorage keys (spec 000 §3: the user session and the registration state are persisted). */
 export const USER_KEY = 'user';

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { City, County, Page, Partner, PublicConfig } from '../core/api-types';
+import type { City, County, Page, Partner, PublicConfig } from '@/core/api-types';
 import { api } from './client';
 
 /** Used until `GET /api/config` answers (and if it fails): the spec's default brand. */

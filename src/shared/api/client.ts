@@ -1,5 +1,5 @@
-import type { Envelope, FieldErrors } from '../core/api-types';
-import { session } from '../app/session';
+import type { Envelope, FieldErrors } from '@/core/api-types';
+import { session } from '@/shared/session';
 
 /**
  * The one fetch client of the app (DESIGN.md "API conventions"): base `/api`, JSON, the bearer
