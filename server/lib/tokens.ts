@@ -53,17 +53,38 @@ export async function findToken(db: Db, secret: string, purpose: TokenPurpose) {
 export const TOUCH_INTERVAL_MS = 60 * 1000;
 
 /**
+ * The access-token lookup runs on every signed-in request: built once per database as a prepared
+ * statement (issue 14: building the query each time was a sixth of the CPU of a simple read; on
+ * PostgreSQL the statement is also parsed once per connection).
+ */
+function prepareAccessTokenLookup(db: Db) {
+  return db
+    .select({ token: tokens, user: users })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(
+      and(
+        eq(tokens.tokenHash, sql.placeholder('hash')),
+        eq(tokens.purpose, 'access'),
+        isNull(tokens.revokedAt),
+        or(isNull(tokens.expiresAt), gt(tokens.expiresAt, sql.placeholder('now'))),
+        sql`coalesce(${tokens.lastUsedAt}, ${tokens.createdAt}) > ${sql.placeholder('idleSince')}::timestamptz`,
+      ),
+    )
+    .prepare('find_access_token');
+}
+const accessTokenLookups = new WeakMap<Db, ReturnType<typeof prepareAccessTokenLookup>>();
+
+/**
  * A live access token and its user, unless it has not been used for `idleMinutes` (idle expiry,
  * counted from `last_used_at`, or from its creation when never used). Then marks it used, at most
  * once a minute per token.
  */
 export async function findAccessToken(db: Db, secret: string, idleMinutes: number, now = new Date()) {
+  let lookup = accessTokenLookups.get(db);
+  if (!lookup) accessTokenLookups.set(db, (lookup = prepareAccessTokenLookup(db)));
   const idleSince = new Date(now.getTime() - idleMinutes * 60 * 1000).toISOString();
-  const [row] = await db
-    .select({ token: tokens, user: users })
-    .from(tokens)
-    .innerJoin(users, eq(users.id, tokens.userId))
-    .where(and(live('access', secret), sql`coalesce(${tokens.lastUsedAt}, ${tokens.createdAt}) > ${idleSince}::timestamptz`));
+  const [row] = await lookup.execute({ hash: hashToken(secret), now, idleSince });
   if (!row) return null;
   const touchedBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
   if (!row.token.lastUsedAt || row.token.lastUsedAt < touchedBefore) {
@@ -76,10 +97,6 @@ export async function findAccessToken(db: Db, secret: string, idleMinutes: numbe
   return row;
 }
 
-/**
- * Marks a single-use token as used; only the first caller wins (a concurrent second use gets
- * null), so a link can never be used twice.
- */
 export async function consumeToken(db: Db, secret: string, purpose: TokenPurpose) {
   const [token] = await db
     .update(tokens)
