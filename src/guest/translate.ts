@@ -3,7 +3,7 @@
  * ≤ 120 KiB of JavaScript; i18next + react-i18next weigh ~18 KiB gzip). Same resource files
  * (locales/ro/*.json), same keys: `ns:key.path` or a key of the hook's namespace, `{{name}}`
  * interpolation (no escaping, as `interpolation.escapeValue: false` in src/shared/i18n.ts), and a
- * missing key answers the key itself. tests/web/guest-translate.test.ts checks every Romanian key
+ * missing key answers the key itself. tests/web/guest-translate.test.tsx checks every Romanian key
  * against i18next's own answer. No plurals, nesting or formats: the copy uses none (the test fails
  * if a string ever does).
  */
