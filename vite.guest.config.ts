@@ -10,15 +10,15 @@ import react from '@vitejs/plugin-react';
  * - React → Preact through preact/compat (~11 KiB instead of React DOM's ~60);
  * - React Router → src/guest/navigation.tsx (document navigation between prerendered pages);
  * - react-i18next → src/guest/i18n.ts (the same Romanian files, no i18next).
- * One entry per page (src/guest/pages/*.tsx), so each page loads only its own form.
+ * One entry per page (src/guest/pages/*.ts), so each page loads only its own form.
  */
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
 export const GUEST_ENTRIES = {
-  '/login': 'src/guest/pages/login.tsx',
-  '/register': 'src/guest/pages/register.tsx',
-  '/register/account': 'src/guest/pages/register-account.tsx',
-  '/password/forgot': 'src/guest/pages/password-forgot.tsx',
+  '/login': 'src/guest/pages/login.ts',
+  '/register': 'src/guest/pages/register.ts',
+  '/register/account': 'src/guest/pages/register-account.ts',
+  '/password/forgot': 'src/guest/pages/password-forgot.ts',
 } as const;
 
 export default defineConfig({

@@ -1,10 +1,10 @@
 /**
- * `npm run size:login [-- --budget 120] [--page /login=src/guest/pages/login.tsx] [--forbid rjsf] [--build] [--dist dist]`
+ * `npm run size:login [-- --budget 120] [--page /login=src/guest/pages/login.ts] [--forbid rjsf] [--build] [--dist dist]`
  *
  * How much JavaScript each guest page (/login, /register, /register/account, /password/forgot) loads
  * before it is usable, from the manifest of the guest build (`dist/.vite/guest-manifest.json`, written by
- * vite.guest.config.ts, which `vite build` runs): the page's entry chunk and its static imports,
- * recursively (what its HTML loads: scripts/vite-plugin-route-pages.ts). Prints every file with its raw
+ * vite.guest.config.ts, which `vite build` runs): the page's entry chunk and everything it imports,
+ * statically or dynamically, recursively (what its HTML loads: scripts/vite-plugin-route-pages.ts). Prints every file with its raw
  * and gzip (level 9) size and the total per page, and fails (exit 1)
  * - when a page's gzip total is above the budget (`--budget` KiB, default `BUDGET_KIB` = issue 14's
  *   120), naming the page and its chunks, largest first (bytes are deterministic, unlike times);
@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { GUEST_MANIFEST, ROUTE_PAGES } from './vite-plugin-route-pages.ts';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES } from './vite-plugin-route-pages.ts';
 
 /** One entry of `.vite/manifest.json` (https://vite.dev/guide/backend-integration). */
 export interface ManifestChunk {
@@ -123,16 +123,17 @@ export interface Row {
   hits: Hit[];
 }
 
-/** The chunks one page loads before it is usable (its entry and static imports), with their sizes. */
+/** The chunks one page loads before it is usable (its entry and what it imports, statically or not), with their sizes. */
 export function pageRows(manifest: Manifest, dist: string, page: string, forbid: string[]): Row[] {
   const entries = Object.keys(manifest).filter((k) => manifest[k].isEntry);
-  return staticClosure(manifest, [page]).map((key) => {
+  const staticKeys = new Set(staticClosure(manifest, [page]));
+  return pageChunks(manifest, page).map((key) => {
     const chunk = manifest[key];
     const code = fs.readFileSync(path.join(dist, chunk.file));
     return {
       key,
       file: chunk.file,
-      role: key === page ? 'page entry' : entries.includes(key) ? 'entry' : 'static import',
+      role: key === page ? 'page entry' : entries.includes(key) ? 'entry' : staticKeys.has(key) ? 'static import' : 'dynamic import',
       raw: code.length,
       gzip: gzipSync(code, { level: 9 }).length,
       hits: findMarkers(chunk.file, code.toString('utf8'), forbid),
@@ -264,12 +265,12 @@ async function main(): Promise<number> {
     const rows = pageRows(manifest, dist, page, args.forbid);
     const fileWidth = Math.max(4, ...rows.map((r) => r.file.length));
     const line = (file: string, role: string, raw: string, gzip: string) =>
-      `${file.padEnd(fileWidth)}  ${role.padEnd(13)}  ${raw.padStart(10)}  ${gzip.padStart(10)}`;
+      `${file.padEnd(fileWidth)}  ${role.padEnd(14)}  ${raw.padStart(10)}  ${gzip.padStart(10)}`;
     console.log(`\nJavaScript loaded by ${route} (page chunk: ${manifest[page].src ?? page}):\n`);
     console.log(line('file', 'role', 'raw bytes', 'gzip bytes'));
-    console.log('-'.repeat(fileWidth + 41));
+    console.log('-'.repeat(fileWidth + 42));
     for (const r of rows) console.log(line(r.file, r.role, String(r.raw), String(r.gzip)));
-    console.log('-'.repeat(fileWidth + 41));
+    console.log('-'.repeat(fileWidth + 42));
     const totalRaw = rows.reduce((s, r) => s + r.raw, 0);
     const totalGzip = rows.reduce((s, r) => s + r.gzip, 0);
     console.log(line(`${rows.length} files`, 'total', String(totalRaw), String(totalGzip)));

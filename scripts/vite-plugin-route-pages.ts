@@ -12,10 +12,10 @@ import { prerenderPages } from './prerender.ts';
  * (src/prerender.tsx); without a type, its entry sends the visitor back there.
  */
 export const ROUTE_PAGES: { route: string; src: string; entry: string; prerender: boolean }[] = [
-  { route: '/login', src: 'src/pages/login/LoginPage.tsx', entry: 'src/guest/pages/login.tsx', prerender: true },
-  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', entry: 'src/guest/pages/register.tsx', prerender: true },
-  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', entry: 'src/guest/pages/register-account.tsx', prerender: true },
-  { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx', entry: 'src/guest/pages/password-forgot.tsx', prerender: true },
+  { route: '/login', src: 'src/pages/login/LoginPage.tsx', entry: 'src/guest/pages/login.ts', prerender: true },
+  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', entry: 'src/guest/pages/register.ts', prerender: true },
+  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', entry: 'src/guest/pages/register-account.ts', prerender: true },
+  { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx', entry: 'src/guest/pages/password-forgot.ts', prerender: true },
 ];
 
 /** Where vite.guest.config.ts writes its manifest, inside the output folder. */
@@ -24,25 +24,35 @@ export const GUEST_MANIFEST = '.vite/guest-manifest.json';
 export interface ManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
   css?: string[];
 }
 
-/** The manifest keys `key` and its static imports load, recursively, `key` first. */
-export function closure(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(key) || !manifest[key]) return seen;
-  seen.add(key);
-  for (const imported of manifest[key].imports ?? []) closure(manifest, imported, seen);
-  return seen;
+/**
+ * Everything a guest page loads before it is usable: its entry, then what the entry imports, statically
+ * or dynamically (src/guest/start.ts imports the UI kit and the page once the prerendered page is
+ * painted), recursively, the entry first. The guest build has no other lazy chunk (size:login counts all).
+ */
+export function pageChunks(manifest: Record<string, ManifestChunk>, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    if (!manifest[key]) throw new Error(`the manifest has no entry ${key}`);
+    seen.add(key);
+    for (const imported of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) visit(imported);
+  };
+  visit(entry);
+  return [...seen];
 }
 
 /**
  * index.html of the app turned into a guest page's document: the app's scripts, preloads and style
- * sheets are taken out, and the page's entry goes in with a `<link rel="modulepreload">` for each of its
- * static imports (a request chain of two for the first paint: the HTML, then every script in parallel).
+ * sheets are taken out, and the page's entry goes in with a `<link rel="modulepreload">` for each chunk
+ * it loads (`pageChunks`) (a request chain of two for the first paint: the HTML, then every script in parallel).
  */
 export function routeHtml(indexHtml: string, manifest: Record<string, ManifestChunk>, entry: string): string {
   if (!manifest[entry]) throw new Error(`route-pages: no chunk for ${entry} in the guest manifest`);
-  const keys = [...closure(manifest, entry)];
+  const keys = pageChunks(manifest, entry);
   const files = keys.map((key) => manifest[key].file);
   const css = [...new Set(keys.flatMap((key) => manifest[key].css ?? []))];
   const tags = [

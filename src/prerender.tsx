@@ -10,7 +10,7 @@ import { session } from './shared/session';
  * Build-time rendering of the guest pages (issue 14 "first meaningful content without waiting for the
  * JS"): scripts/prerender.ts loads this module (Vite SSR build) and puts each page's HTML, as a guest
  * with nothing loaded yet sees it, inside `<div id="root">` of its `dist/pages/<route>.html`;
- * the page's guest entry (src/guest/start.tsx) renders over it. Not part of the browser bundle.
+ * the page's guest entry (src/guest/render.tsx) renders over it. Not part of the browser bundle.
  */
 export async function renderRoute(pathname: string, origin = 'http://localhost'): Promise<string> {
   // /register/account shows its form once a type was chosen on /register: render it as that visitor

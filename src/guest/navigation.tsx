@@ -16,7 +16,7 @@ export type NavigateFunction = (to: To | number, options?: NavigateOptions) => v
 
 let pattern = '';
 
-/** The route pattern of this page (`/register/:partner?`), set by src/guest/start.tsx before the first render. */
+/** The route pattern of this page (`/register/:partner?`), set by src/guest/render.tsx before the first render. */
 export function setRoutePattern(route: string): void {
   pattern = route;
 }

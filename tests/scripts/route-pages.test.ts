@@ -16,15 +16,15 @@ const INDEX = `<!doctype html>
 
 /** A guest manifest (vite.guest.config.ts): one entry per page, shared chunks. */
 const manifest = {
-  'src/guest/pages/login.tsx': { file: 'assets/login-e5.js', imports: ['_start-b2.js', '_forms-d4.js'], isEntry: true },
-  'src/guest/pages/register.tsx': { file: 'assets/register-f6.js', imports: ['_start-b2.js'], isEntry: true },
+  'src/guest/pages/login.ts': { file: 'assets/login-e5.js', imports: ['_start-b2.js', '_forms-d4.js'], isEntry: true },
+  'src/guest/pages/register.ts': { file: 'assets/register-f6.js', imports: ['_start-b2.js'], isEntry: true },
   '_start-b2.js': { file: 'assets/start-b2.js', css: ['assets/start-b2.css'] },
   '_forms-d4.js': { file: 'assets/forms-d4.js', imports: ['_start-b2.js'] },
 };
 
 describe("a guest page's document", () => {
   it("loads the page's own entry and preloads its static imports, once, instead of the app", () => {
-    const html = routeHtml(INDEX, manifest, 'src/guest/pages/login.tsx');
+    const html = routeHtml(INDEX, manifest, 'src/guest/pages/login.ts');
     expect(html).toContain('<script type="module" crossorigin src="/assets/login-e5.js"></script>');
     const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]);
     expect(preloaded).toEqual(['assets/start-b2.js', 'assets/forms-d4.js']);
@@ -37,7 +37,7 @@ describe("a guest page's document", () => {
   });
 
   it('refuses an entry the guest build did not produce', () => {
-    expect(() => routeHtml(INDEX, manifest, 'src/guest/pages/nothing.tsx')).toThrow('no chunk for src/guest/pages/nothing.tsx');
+    expect(() => routeHtml(INDEX, manifest, 'src/guest/pages/nothing.ts')).toThrow('no chunk for src/guest/pages/nothing.ts');
   });
 
   it('gets the prerendered markup inside #root, marked with its route', () => {

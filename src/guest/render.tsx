@@ -1,10 +1,8 @@
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, type ComponentType, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChakraProvider, SkipNavLink } from '@chakra-ui/react';
 import { CacheProvider } from '@emotion/react';
 import { SWRConfig } from 'swr';
-import { flowPath } from '@/core/session';
-import { session } from '@/shared/session';
 import { createStyleCache } from '@/shared/style-nonce';
 import { system } from '@/shared/theme';
 import { useT } from '@/shared/useT';
@@ -19,14 +17,6 @@ const styleCache = createStyleCache();
 function SkipLink() {
   const t = useT('common');
   return <SkipNavLink id="main">{t('skipToContent')}</SkipNavLink>;
-}
-
-export interface GuestPage {
-  /** The route pattern as in src/app/routes.tsx (`/register/:partner?`): the page's `useParams`. */
-  route: string;
-  /** Guest only (spec 000 §2.2): a signed-in user is sent to the flow of their registration type, as `guestOnlyLoader` does. */
-  guestOnly: boolean;
-  page: () => ReactNode;
 }
 
 export function guestTree(page: ReactNode): ReactNode {
@@ -45,20 +35,17 @@ export function guestTree(page: ReactNode): ReactNode {
 }
 
 /**
- * The entry of one guest page (src/guest/pages/*.tsx; built by vite.guest.config.ts on Preact). The HTML
- * arrives prerendered (scripts/prerender.ts), so the page shows before this runs; it is then rendered
- * afresh, in the same task (no frame in between), rather than hydrated: the prerender comes from React
- * (react-dom/server) and Preact's generated ids (`useId`: labels, descriptions) differ from React's, which
- * hydration would keep.
+ * Renders the page afresh over its prerendered markup, in one task (no frame shows an empty page),
+ * rather than hydrating it: the prerender comes from React (react-dom/server), and Preact's generated
+ * ids (`useId`: labels, error descriptions) differ from React's, which hydration would keep.
  */
-export function startGuestPage({ route, guestOnly, page }: GuestPage): void {
-  const user = session.user();
-  if (guestOnly && user) {
-    location.replace(flowPath(user.registration_type));
-    return;
-  }
+export function renderGuestPage(route: string, Page: ComponentType): void {
   setRoutePattern(route);
   const container = document.getElementById('root')!;
+  // The prerendered global styles (Chakra's reset and design tokens, `css-global`) go to <head> too,
+  // where emotion's <Global> finds and keeps them instead of building and inserting them again.
+  const firstInHead = document.head.querySelector('style[data-emotion]');
+  for (const style of container.querySelectorAll('style[data-emotion^="css-global "]')) document.head.insertBefore(style, firstInHead);
   container.replaceChildren();
-  createRoot(container).render(guestTree(page()));
+  createRoot(container).render(guestTree(<Page />));
 }

@@ -1,4 +1,0 @@
-import { ForgotPasswordPage } from '@/pages/ForgotPasswordPage';
-import { startGuestPage } from '../start';
-
-startGuestPage({ route: '/password/forgot', guestOnly: true, page: () => <ForgotPasswordPage /> });
