@@ -29,9 +29,9 @@ export interface ManifestChunk {
 }
 
 /**
- * Everything a guest page loads before it is usable: its entry, then what the entry imports, statically
- * or dynamically (src/guest/start.ts imports the UI kit and the page once the prerendered page is
- * painted), recursively, the entry first. The guest build has no other lazy chunk (size:login counts all).
+ * Everything a guest page loads before it is usable: its entry, then what it imports, statically or
+ * dynamically, recursively, the entry first. The guest pages import everything statically today; a lazy
+ * chunk would be preloaded and counted by size:login as well (an upper bound, never an undercount).
  */
 export function pageChunks(manifest: Record<string, ManifestChunk>, entry: string): string[] {
   const seen = new Set<string>();

@@ -1,3 +1,4 @@
+import { LoginPage } from '@/pages/login/LoginPage';
 import { startGuestPage } from '../start';
 
-startGuestPage({ route: '/login', guestOnly: true, load: () => import('@/pages/login/LoginPage').then((m) => m.LoginPage) });
+startGuestPage({ route: '/login', guestOnly: true, page: LoginPage });

@@ -1,3 +1,4 @@
+import { ForgotPasswordPage } from '@/pages/ForgotPasswordPage';
 import { startGuestPage } from '../start';
 
-startGuestPage({ route: '/password/forgot', guestOnly: true, load: () => import('@/pages/ForgotPasswordPage').then((m) => m.ForgotPasswordPage) });
+startGuestPage({ route: '/password/forgot', guestOnly: true, page: ForgotPasswordPage });

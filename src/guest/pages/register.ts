@@ -1,3 +1,4 @@
+import { TypeSelectionPage } from '@/pages/register/TypeSelectionPage';
 import { startGuestPage } from '../start';
 
-startGuestPage({ route: '/register/:partner?', guestOnly: false, load: () => import('@/pages/register/TypeSelectionPage').then((m) => m.TypeSelectionPage) });
+startGuestPage({ route: '/register/:partner?', guestOnly: false, page: TypeSelectionPage });
