@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeHtml } from '../../scripts/vite-plugin-route-pages';
+import { pageChunks, routeHtml } from '../../scripts/vite-plugin-route-pages';
 import { withPrerendered } from '../../scripts/prerender';
 
 const INDEX = `<!doctype html>
@@ -16,9 +16,12 @@ const INDEX = `<!doctype html>
 
 /** A guest manifest (vite.guest.config.ts): one entry per page, shared chunks. */
 const manifest = {
-  'src/guest/pages/login.ts': { file: 'assets/login-e5.js', imports: ['_start-b2.js', '_forms-d4.js'], isEntry: true },
-  'src/guest/pages/register.ts': { file: 'assets/register-f6.js', imports: ['_start-b2.js'], isEntry: true },
-  '_start-b2.js': { file: 'assets/start-b2.js', css: ['assets/start-b2.css'] },
+  'src/guest/pages/login.ts': { file: 'assets/login-e5.js', imports: ['_start-b2.js'], dynamicImports: ['src/pages/login/LoginPage.tsx'], isEntry: true },
+  'src/guest/pages/register.ts': { file: 'assets/register-f6.js', imports: ['_start-b2.js'], dynamicImports: ['src/pages/register/TypeSelectionPage.tsx'], isEntry: true },
+  '_start-b2.js': { file: 'assets/start-b2.js', dynamicImports: ['src/guest/render.tsx'] },
+  'src/guest/render.tsx': { file: 'assets/render-g7.js', css: ['assets/render-g7.css'], isDynamicEntry: true },
+  'src/pages/login/LoginPage.tsx': { file: 'assets/LoginPage-h8.js', imports: ['_forms-d4.js', 'src/guest/render.tsx'], isDynamicEntry: true },
+  'src/pages/register/TypeSelectionPage.tsx': { file: 'assets/TypeSelectionPage-i9.js', isDynamicEntry: true },
   '_forms-d4.js': { file: 'assets/forms-d4.js', imports: ['_start-b2.js'] },
 };
 
@@ -27,13 +30,24 @@ describe("a guest page's document", () => {
     const html = routeHtml(INDEX, manifest, 'src/guest/pages/login.ts');
     expect(html).toContain('<script type="module" crossorigin src="/assets/login-e5.js"></script>');
     const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]);
-    expect(preloaded).toEqual(['assets/start-b2.js', 'assets/forms-d4.js']);
-    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/start-b2.css">');
+    // What the entry imports statically, and what it (and they) import once the page is painted.
+    expect(preloaded).toEqual(['assets/start-b2.js', 'assets/render-g7.js', 'assets/LoginPage-h8.js', 'assets/forms-d4.js']);
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/render-g7.css">');
+    expect(html).not.toContain('TypeSelectionPage');
     expect(html).not.toContain('index-a1.js');
     expect(html).not.toContain('vendor-b2.js');
     expect(html).not.toContain('register-f6.js');
     expect(html.indexOf('login-e5.js')).toBeLessThan(html.indexOf('</head>'));
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  it("counts each chunk once, the page's entry first", () => {
+    expect(pageChunks(manifest, 'src/guest/pages/register.ts')).toEqual([
+      'src/guest/pages/register.ts',
+      '_start-b2.js',
+      'src/guest/render.tsx',
+      'src/pages/register/TypeSelectionPage.tsx',
+    ]);
   });
 
   it('refuses an entry the guest build did not produce', () => {
