@@ -1,18 +1,19 @@
 /**
- * `npm run size:login [-- --budget 120] [--page /login=src/pages/login/LoginPage.tsx] [--forbid rjsf] [--build] [--dist dist]`
+ * `npm run size:login [-- --budget 120] [--page /login=src/guest/pages/login.ts] [--forbid rjsf] [--build] [--dist dist]`
  *
  * How much JavaScript each guest page (/login, /register, /register/account, /password/forgot) loads
- * before it is usable, from the Vite manifest of a production build (`dist/.vite/manifest.json`, needs
- * `build.manifest: true`): the entry chunk and its static imports (recursively) plus the page's chunk
- * and its static imports. Chunks loaded after the first render (the toasts' view) are not counted.
- * Prints every file with its raw and gzip (level 9) size and the total per page, and fails (exit 1)
- * - when a page's gzip total is above the budget (`--budget` KiB, default `BUDGET_KIB`), naming the
- *   page and its chunks, largest first (issue 14: bytes are deterministic, unlike times);
+ * before it is usable, from the manifest of the guest build (`dist/.vite/guest-manifest.json`, written by
+ * vite.guest.config.ts, which `vite build` runs): the page's entry chunk and everything it imports,
+ * statically or dynamically, recursively (what its HTML loads: scripts/vite-plugin-route-pages.ts). Prints every file with its raw
+ * and gzip (level 9) size and the total per page, and fails (exit 1)
+ * - when a page's gzip total is above the budget (`--budget` KiB, default `BUDGET_KIB` = issue 14's
+ *   120), naming the page and its chunks, largest first (bytes are deterministic, unlike times);
  * - when one of those chunks contains a forbidden marker (DESIGN.md: "the login page ships no wizard
  *   code"). Default markers: rjsf, ajv, signature_pad; each `--forbid` (repeatable, or comma-separated)
- *   replaces the default list.
+ *   replaces the default list;
+ * - when a Chakra component in the app's or the guest build asks for a recipe src/shared/theme.ts lacks.
  *
- * `--page route=src` (repeatable) replaces the default pages. `--build` runs `vite build` first;
+ * `--page route=entry` (repeatable) replaces the default pages. `--build` runs `vite build` first;
  * otherwise the existing dist/ is measured. `npm test` runs it right after the e2e build.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES } from './vite-plugin-route-pages.ts';
 
 /** One entry of `.vite/manifest.json` (https://vite.dev/guide/backend-integration). */
 export interface ManifestChunk {
@@ -105,22 +107,12 @@ export function findMarkers(file: string, code: string, markers: string[]): Hit[
   return hits;
 }
 
-/** The guest pages: every applicant sees one of them first (issue 14). */
-export const GUEST_PAGES: { route: string; page: string }[] = [
-  { route: '/login', page: 'src/pages/login/LoginPage.tsx' },
-  { route: '/register', page: 'src/pages/register/TypeSelectionPage.tsx' },
-  { route: '/register/account', page: 'src/pages/register/AccountPage.tsx' },
-  { route: '/password/forgot', page: 'src/pages/ForgotPasswordPage.tsx' },
-];
+/** The guest pages: every applicant sees one of them first (issue 14); `page` is the page's guest entry. */
+export const GUEST_PAGES: { route: string; page: string }[] = ROUTE_PAGES.map(({ route, entry }) => ({ route, page: entry }));
 
-/**
- * The budget CI holds the guest pages to, KiB of gzip JavaScript. Issue 14 asks for 120 (TARGET_KIB);
- * the pages load 192.9–213.0 KiB today (React DOM ~60, React Router ~31, Chakra + emotion ~55,
- * i18next ~18, the page and its form components), so the check holds what was reached, and the
- * README says how far from 120 it is. Lower it whenever a page shrinks.
- */
-export const BUDGET_KIB = 215;
+/** The budget CI holds the guest pages to, KiB of gzip JavaScript: issue 14's target. */
 export const TARGET_KIB = 120;
+export const BUDGET_KIB = TARGET_KIB;
 
 export interface Row {
   key: string;
@@ -131,16 +123,17 @@ export interface Row {
   hits: Hit[];
 }
 
-/** The chunks one page loads before it is usable, with their sizes. */
+/** The chunks one page loads before it is usable (its entry and what it imports, statically or not), with their sizes. */
 export function pageRows(manifest: Manifest, dist: string, page: string, forbid: string[]): Row[] {
   const entries = Object.keys(manifest).filter((k) => manifest[k].isEntry);
-  return staticClosure(manifest, [...entries, page]).map((key) => {
+  const staticKeys = new Set(staticClosure(manifest, [page]));
+  return pageChunks(manifest, page).map((key) => {
     const chunk = manifest[key];
     const code = fs.readFileSync(path.join(dist, chunk.file));
     return {
       key,
       file: chunk.file,
-      role: entries.includes(key) ? 'entry' : key === page ? 'page' : 'static import',
+      role: key === page ? 'page entry' : entries.includes(key) ? 'entry' : staticKeys.has(key) ? 'static import' : 'dynamic import',
       raw: code.length,
       gzip: gzipSync(code, { level: 9 }).length,
       hits: findMarkers(chunk.file, code.toString('utf8'), forbid),
@@ -160,7 +153,7 @@ export function overBudget(route: string, rows: Row[], budgetKiB: number, top = 
 
 /**
  * Chakra recipe keys the built chunks ask for (`createRecipeContext({ key: "button" })`, minified to
- * ``{key:`button`}``) that the app's system (src/app/theme.ts, a subset of Chakra's recipes) lacks: such
+ * ``{key:`button`}``) that the app's system (src/shared/theme.ts, a subset of Chakra's recipes) lacks: such
  * a component would render unstyled.
  */
 export async function missingRecipes(dist: string, files: string[]): Promise<string[]> {
@@ -242,17 +235,21 @@ async function main(): Promise<number> {
     }
   }
 
-  const manifestPath = path.join(dist, '.vite', 'manifest.json');
-  if (!fs.existsSync(manifestPath)) {
-    console.error(
-      `${path.relative(root, manifestPath)} is missing: build first (\`npx vite build\`, or pass --build); ` +
-        'vite.config.ts must set `build.manifest: true`.',
-    );
-    return 1;
+  const manifestPath = path.join(dist, GUEST_MANIFEST);
+  const appManifestPath = path.join(dist, '.vite', 'manifest.json');
+  for (const file of [manifestPath, appManifestPath]) {
+    if (!fs.existsSync(file)) {
+      console.error(
+        `${path.relative(root, file)} is missing: build first (\`npx vite build\`, or pass --build); ` +
+          'vite.config.ts and vite.guest.config.ts must write their manifest.',
+      );
+      return 1;
+    }
   }
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
+  const appManifest = JSON.parse(fs.readFileSync(appManifestPath, 'utf8')) as Manifest;
   if (!Object.values(manifest).some((c) => c.isEntry)) {
-    console.error('The manifest has no entry chunk (isEntry).');
+    console.error('The guest manifest has no entry chunk (isEntry).');
     return 1;
   }
 
@@ -262,18 +259,18 @@ async function main(): Promise<number> {
     const page = findPage(manifest, wanted);
     if (!page) {
       console.error(`No chunk in the manifest matches the page of ${route} (${wanted}). Page chunks:`);
-      for (const k of Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry)) console.error(`  ${manifest[k].src ?? k}`);
+      for (const k of Object.keys(manifest).filter((k) => manifest[k].isEntry)) console.error(`  ${manifest[k].src ?? k}`);
       return 1;
     }
     const rows = pageRows(manifest, dist, page, args.forbid);
     const fileWidth = Math.max(4, ...rows.map((r) => r.file.length));
     const line = (file: string, role: string, raw: string, gzip: string) =>
-      `${file.padEnd(fileWidth)}  ${role.padEnd(13)}  ${raw.padStart(10)}  ${gzip.padStart(10)}`;
+      `${file.padEnd(fileWidth)}  ${role.padEnd(14)}  ${raw.padStart(10)}  ${gzip.padStart(10)}`;
     console.log(`\nJavaScript loaded by ${route} (page chunk: ${manifest[page].src ?? page}):\n`);
     console.log(line('file', 'role', 'raw bytes', 'gzip bytes'));
-    console.log('-'.repeat(fileWidth + 41));
+    console.log('-'.repeat(fileWidth + 42));
     for (const r of rows) console.log(line(r.file, r.role, String(r.raw), String(r.gzip)));
-    console.log('-'.repeat(fileWidth + 41));
+    console.log('-'.repeat(fileWidth + 42));
     const totalRaw = rows.reduce((s, r) => s + r.raw, 0);
     const totalGzip = rows.reduce((s, r) => s + r.gzip, 0);
     console.log(line(`${rows.length} files`, 'total', String(totalRaw), String(totalGzip)));
@@ -285,9 +282,9 @@ async function main(): Promise<number> {
     if (over) failures.push(over);
   }
 
-  const jsFiles = [...new Set(Object.values(manifest).map((c) => c.file).filter((f) => f.endsWith('.js')))];
+  const jsFiles = [...new Set([...Object.values(manifest), ...Object.values(appManifest)].map((c) => c.file).filter((f) => f.endsWith('.js')))];
   const missing = await missingRecipes(dist, jsFiles);
-  if (missing.length > 0) failures.push(`Chakra recipes used by the built app but missing from src/app/theme.ts: ${missing.join(', ')}`);
+  if (missing.length > 0) failures.push(`Chakra recipes used by the built app but missing from src/shared/theme.ts: ${missing.join(', ')}`);
 
   console.log(`\nGuest pages (budget ${args.budget} KiB gzip; issue 14 target ${TARGET_KIB} KiB):`);
   for (const s of summary) console.log(`  ${s}`);

@@ -3,7 +3,7 @@
  * `tsx scripts/prerender.ts [--dist dist]` on an existing build: renders each
  * guest page (scripts/vite-plugin-route-pages.ts ROUTE_PAGES) to HTML with react-dom/server through
  * a Vite SSR build of src/prerender.tsx, writes it into `<div id="root">` of `dist/pages/<route>.html`
- * (marked `data-prerendered="<route>"`, which src/main.tsx hydrates), then compresses those files again.
+ * (marked `data-prerendered="<route>"`; the page's guest entry, src/guest/render.tsx, renders over it), then compresses those files again.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

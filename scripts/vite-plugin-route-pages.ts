@@ -1,73 +1,104 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import { prerenderPages } from './prerender.ts';
 
 /**
- * Guest pages that get their own copy of index.html (issue 14: the first page every applicant sees),
- * prerendered unless what they show depends on the browser: /register/account shows its form only
- * after a type was chosen on /register (kept in localStorage), so it is not prerendered.
+ * The guest pages (issue 14: the first page every applicant sees). Each gets its own HTML document,
+ * prerendered at build time, that loads only its own light entry (`entry`, built by vite.guest.config.ts
+ * on Preact, without React Router or i18next) instead of the app. `src` is the page component, the same
+ * in both builds. /register/account is prerendered as a visitor who chose a type on /register sees it
+ * (src/prerender.tsx); without a type, its entry sends the visitor back there.
  */
-export const ROUTE_PAGES: { route: string; src: string; prerender: boolean }[] = [
-  { route: '/login', src: 'src/pages/login/LoginPage.tsx', prerender: true },
-  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', prerender: true },
-  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', prerender: false },
-  { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx', prerender: true },
+export const ROUTE_PAGES: { route: string; src: string; entry: string; prerender: boolean }[] = [
+  { route: '/login', src: 'src/pages/login/LoginPage.tsx', entry: 'src/guest/pages/login.ts', prerender: true },
+  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', entry: 'src/guest/pages/register.ts', prerender: true },
+  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', entry: 'src/guest/pages/register-account.ts', prerender: true },
+  { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx', entry: 'src/guest/pages/password-forgot.ts', prerender: true },
 ];
 
-interface ManifestChunk {
+/** Where vite.guest.config.ts writes its manifest, inside the output folder. */
+export const GUEST_MANIFEST = '.vite/guest-manifest.json';
+
+export interface ManifestChunk {
   file: string;
   imports?: string[];
-}
-
-/** The files (`assets/…`) `key` and its static imports load, recursively. */
-function closure(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(key) || !manifest[key]) return seen;
-  seen.add(key);
-  for (const imported of manifest[key].imports ?? []) closure(manifest, imported, seen);
-  return seen;
+  dynamicImports?: string[];
+  css?: string[];
 }
 
 /**
- * index.html for one route with `<link rel="modulepreload">` for the route's lazy chunk and its
- * imports, so the browser fetches them with the entry (a request chain of two for the first paint:
- * the HTML, then every script in parallel) instead of after the entry has run.
+ * Everything a guest page loads before it is usable: its entry, then what it imports, statically or
+ * dynamically, recursively, the entry first. The guest pages import everything statically today; a lazy
+ * chunk would be preloaded and counted by size:login as well (an upper bound, never an undercount).
  */
-export function routeHtml(indexHtml: string, manifest: Record<string, ManifestChunk>, src: string): string {
-  const already = new Set([...indexHtml.matchAll(/(?:src|href)="\/([^"]+\.js)"/g)].map((m) => m[1]));
-  const files = [...closure(manifest, src)].map((key) => manifest[key].file).filter((file) => file.endsWith('.js') && !already.has(file));
-  const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`).join('');
-  return indexHtml.replace(/\n\s*<\/head>/, `\n${links}  </head>`);
+export function pageChunks(manifest: Record<string, ManifestChunk>, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    if (!manifest[key]) throw new Error(`the manifest has no entry ${key}`);
+    seen.add(key);
+    for (const imported of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) visit(imported);
+  };
+  visit(entry);
+  return [...seen];
 }
 
 /**
- * After the build: `dist/pages/<route>.html` for each guest page, prerendered (scripts/prerender.ts),
- * which server/plugins/static-assets.ts sends for that exact path (the app's index.html for every
- * other one). Needs `build.manifest`.
+ * index.html of the app turned into a guest page's document: the app's scripts, preloads and style
+ * sheets are taken out, and the page's entry goes in with a `<link rel="modulepreload">` for each chunk
+ * it loads (`pageChunks`) (a request chain of two for the first paint: the HTML, then every script in parallel).
+ */
+export function routeHtml(indexHtml: string, manifest: Record<string, ManifestChunk>, entry: string): string {
+  if (!manifest[entry]) throw new Error(`route-pages: no chunk for ${entry} in the guest manifest`);
+  const keys = pageChunks(manifest, entry);
+  const files = keys.map((key) => manifest[key].file);
+  const css = [...new Set(keys.flatMap((key) => manifest[key].css ?? []))];
+  const tags = [
+    `    <script type="module" crossorigin src="/${files[0]}"></script>\n`,
+    ...files.slice(1).map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`),
+    ...css.map((file) => `    <link rel="stylesheet" crossorigin href="/${file}">\n`),
+  ].join('');
+  const withoutApp = indexHtml
+    .replace(/^\s*<script type="module"[^>]*src="\/assets\/[^"]+"[^>]*><\/script>\n/gm, '')
+    .replace(/^\s*<link rel="(?:modulepreload|stylesheet)"[^>]*href="\/assets\/[^"]+"[^>]*>\n/gm, '');
+  return withoutApp.replace(/\n\s*<\/head>/, `\n${tags}  </head>`);
+}
+
+/**
+ * After the app's build: the guest build (vite.guest.config.ts, into the same folder), then
+ * `dist/pages/<route>.html` for each guest page, prerendered (scripts/prerender.ts), which
+ * server/plugins/static-assets.ts sends for that exact path (the app's index.html for every other one).
  */
 export function routePages(pages = ROUTE_PAGES): Plugin {
   let outDir = 'dist';
+  let root = process.cwd();
   return {
     name: 'ghiseu:route-pages',
     apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
+      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle: {
       order: 'post',
       sequential: true,
       async handler() {
-        const manifestPath = path.join(outDir, '.vite', 'manifest.json');
-        if (!fs.existsSync(manifestPath)) return;
-        const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
+        const guest = spawnSync(
+          path.join(root, 'node_modules', '.bin', 'vite'),
+          ['build', '--config', 'vite.guest.config.ts', '--outDir', outDir, '--logLevel', 'warn'],
+          { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+        );
+        if (guest.status !== 0) throw new Error('route-pages: the guest build (vite.guest.config.ts) failed');
+        const manifest = JSON.parse(fs.readFileSync(path.join(outDir, GUEST_MANIFEST), 'utf8')) as Record<string, ManifestChunk>;
         const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
-        for (const { route, src } of pages) {
-          if (!manifest[src]) throw new Error(`route-pages: no chunk for ${src} (${route}) in the manifest`);
+        for (const { route, entry } of pages) {
           const target = path.join(outDir, 'pages', `${route.replace(/^\//, '')}.html`);
           fs.mkdirSync(path.dirname(target), { recursive: true });
-          fs.writeFileSync(target, routeHtml(indexHtml, manifest, src));
+          fs.writeFileSync(target, routeHtml(indexHtml, manifest, entry));
         }
-        // Each page's HTML as a guest first sees it, inside <div id="root"> (src/main.tsx hydrates it).
+        // Each page's HTML as a guest first sees it, inside <div id="root"> (its entry renders over it).
         await prerenderPages(outDir);
       },
     },

@@ -7,6 +7,7 @@ describe('guest pages prerendered at build time', () => {
   it.each([
     ['/login', ['Bine ai revenit!', 'Parola']],
     ['/register', ['Creează-ți contul Ghișeu']],
+    ['/register/account', ['Datele contului tău', 'Telefon', 'Vreau cont Ghișeu']],
     ['/password/forgot', ['Ai uitat parola?', 'Trimite']],
   ])('%s', async (route, texts) => {
     const html = await renderRoute(route);
@@ -16,6 +17,6 @@ describe('guest pages prerendered at build time', () => {
   });
 
   it('every prerendered page is one of these (a page prerendered without a test could show nothing)', () => {
-    expect(ROUTE_PAGES.filter((p) => p.prerender).map((p) => p.route)).toEqual(['/login', '/register', '/password/forgot']);
+    expect(ROUTE_PAGES.filter((p) => p.prerender).map((p) => p.route)).toEqual(['/login', '/register', '/register/account', '/password/forgot']);
   });
 });

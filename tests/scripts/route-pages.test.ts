@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeHtml } from '../../scripts/vite-plugin-route-pages';
+import { pageChunks, routeHtml } from '../../scripts/vite-plugin-route-pages';
 import { withPrerendered } from '../../scripts/prerender';
 
 const INDEX = `<!doctype html>
@@ -14,22 +14,44 @@ const INDEX = `<!doctype html>
   </body>
 </html>`;
 
+/** A guest manifest (vite.guest.config.ts): one entry per page, shared chunks. */
 const manifest = {
-  'index.html': { file: 'assets/index-a1.js', imports: ['_vendor-b2.js'] },
-  '_vendor-b2.js': { file: 'assets/vendor-b2.js' },
-  '_input-c3.js': { file: 'assets/input-c3.js', imports: ['_vendor-b2.js'] },
-  '_form-d4.js': { file: 'assets/form-d4.js', imports: ['_input-c3.js', 'index.html'] },
-  'src/pages/login/LoginPage.tsx': { file: 'assets/LoginPage-e5.js', imports: ['_form-d4.js', '_vendor-b2.js', 'index.html'] },
-  'src/pages/flow/FlowStepsPage.tsx': { file: 'assets/FlowStepsPage-f6.js', imports: ['_vendor-b2.js'] },
+  'src/guest/pages/login.ts': { file: 'assets/login-e5.js', imports: ['_start-b2.js'], dynamicImports: ['src/pages/login/LoginPage.tsx'], isEntry: true },
+  'src/guest/pages/register.ts': { file: 'assets/register-f6.js', imports: ['_start-b2.js'], dynamicImports: ['src/pages/register/TypeSelectionPage.tsx'], isEntry: true },
+  '_start-b2.js': { file: 'assets/start-b2.js', dynamicImports: ['src/guest/render.tsx'] },
+  'src/guest/render.tsx': { file: 'assets/render-g7.js', css: ['assets/render-g7.css'], isDynamicEntry: true },
+  'src/pages/login/LoginPage.tsx': { file: 'assets/LoginPage-h8.js', imports: ['_forms-d4.js', 'src/guest/render.tsx'], isDynamicEntry: true },
+  'src/pages/register/TypeSelectionPage.tsx': { file: 'assets/TypeSelectionPage-i9.js', isDynamicEntry: true },
+  '_forms-d4.js': { file: 'assets/forms-d4.js', imports: ['_start-b2.js'] },
 };
 
-describe('a guest page copy of index.html', () => {
-  it("preloads the page's chunk and its static imports, once, not what index.html already loads", () => {
-    const html = routeHtml(INDEX, manifest, 'src/pages/login/LoginPage.tsx');
+describe("a guest page's document", () => {
+  it("loads the page's own entry and preloads its static imports, once, instead of the app", () => {
+    const html = routeHtml(INDEX, manifest, 'src/guest/pages/login.ts');
+    expect(html).toContain('<script type="module" crossorigin src="/assets/login-e5.js"></script>');
     const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]);
-    expect(preloaded).toEqual(['assets/vendor-b2.js', 'assets/LoginPage-e5.js', 'assets/form-d4.js', 'assets/input-c3.js']);
-    expect(html).not.toContain('FlowStepsPage');
-    expect(html.indexOf('LoginPage-e5.js')).toBeLessThan(html.indexOf('</head>'));
+    // What the entry imports statically, and what it (and they) import once the page is painted.
+    expect(preloaded).toEqual(['assets/start-b2.js', 'assets/render-g7.js', 'assets/LoginPage-h8.js', 'assets/forms-d4.js']);
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/render-g7.css">');
+    expect(html).not.toContain('TypeSelectionPage');
+    expect(html).not.toContain('index-a1.js');
+    expect(html).not.toContain('vendor-b2.js');
+    expect(html).not.toContain('register-f6.js');
+    expect(html.indexOf('login-e5.js')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).toContain('<div id="root"></div>');
+  });
+
+  it("counts each chunk once, the page's entry first", () => {
+    expect(pageChunks(manifest, 'src/guest/pages/register.ts')).toEqual([
+      'src/guest/pages/register.ts',
+      '_start-b2.js',
+      'src/guest/render.tsx',
+      'src/pages/register/TypeSelectionPage.tsx',
+    ]);
+  });
+
+  it('refuses an entry the guest build did not produce', () => {
+    expect(() => routeHtml(INDEX, manifest, 'src/guest/pages/nothing.ts')).toThrow('no chunk for src/guest/pages/nothing.ts');
   });
 
   it('gets the prerendered markup inside #root, marked with its route', () => {

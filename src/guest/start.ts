@@ -1,0 +1,25 @@
+import type { ComponentType } from 'react';
+import { flowPath } from '@/core/session';
+import { session } from '@/shared/session';
+import { renderGuestPage } from './render';
+
+export interface GuestPage {
+  /** The route pattern as in src/app/routes.tsx (`/register/:partner?`): the page's `useParams`. */
+  route: string;
+  /** Guest only (spec 000 §2.2): a signed-in user is sent to the flow of their registration type, as `guestOnlyLoader` does. */
+  guestOnly: boolean;
+  page: ComponentType;
+}
+
+/**
+ * The entry of one guest page (src/guest/pages/*.ts; built by vite.guest.config.ts on Preact): the guard,
+ * then the page, rendered over its prerendered markup (scripts/prerender.ts).
+ */
+export function startGuestPage({ route, guestOnly, page }: GuestPage): void {
+  const user = session.user();
+  if (guestOnly && user) {
+    location.replace(flowPath(user.registration_type));
+    return;
+  }
+  renderGuestPage(route, page);
+}

@@ -1,0 +1,98 @@
+/**
+ * The guest pages as documents of their own (issue 14): /login, /register, /register/account and
+ * /password/forgot are prerendered HTML that loads only its light entry (src/guest, Preact), not the app.
+ * What a visitor who opens them sees: the page before any script, the same page once its script ran,
+ * no script error, no script beyond those the HTML names (a request chain of two), no axe violation,
+ * and the way from /register through /register/account into the flow, as documents.
+ */
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './fixtures';
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const PAGES = [
+  { route: '/login', h1: 'Bine ai revenit!', ready: (page: Page) => page.getByRole('button', { name: 'Intră în cont' }) },
+  { route: '/register', h1: 'Creează-ți contul Ghișeu', ready: (page: Page) => page.getByRole('radio', { name: /Vreau PFA/ }) },
+  { route: '/password/forgot', h1: 'Ai uitat parola?', ready: (page: Page) => page.getByRole('button', { name: 'Trimite' }) },
+];
+
+/** Runs axe-core in the page (through the DevTools protocol, which the page's CSP does not govern). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(`${axeSource}\n;undefined`);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+/** Opens `route` as a document and records script errors and every script the browser fetched. */
+async function open(page: Page, route: string) {
+  const errors: string[] = [];
+  const scripts: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const response = await page.goto(route);
+  return { errors, scripts, html: (await response?.text()) ?? '' };
+}
+
+for (const { route, h1, ready } of PAGES) {
+  test(`${route}: prerendered, then its own light entry, no error, axe-clean`, async ({ page }) => {
+    const { errors, scripts, html } = await open(page, route);
+    expect(html).toContain(`data-prerendered="${route}"`);
+    expect(html).toContain(h1);
+    await expect(page.getByRole('heading', { level: 1, name: h1 })).toBeVisible();
+    await expect(ready(page)).toBeEnabled();
+    await page.waitForLoadState('networkidle');
+    // Every script is named by the HTML itself (the entry and its modulepreloads): nothing is discovered later.
+    const named = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(named).toContain(script);
+    expect(errors).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+}
+
+test('/login: the password shows and hides with its button once the page is running', async ({ page }) => {
+  await page.goto('/login');
+  const password = page.getByLabel('Parola', { exact: true });
+  await password.fill('secret1');
+  await page.getByRole('button', { name: 'Arată parola' }).click();
+  await expect(password).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Ascunde parola' }).click();
+  await expect(password).toHaveAttribute('type', 'password');
+  await page.getByRole('link', { name: 'Ai uitat parola?' }).click();
+  await expect(page).toHaveURL(/\/password\/forgot$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Ai uitat parola?' })).toBeVisible();
+});
+
+test('/register/account without a chosen type goes back to /register', async ({ page }) => {
+  await page.goto('/register/account');
+  await expect(page).toHaveURL(/\/register$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Creează-ți contul Ghișeu' })).toBeVisible();
+});
+
+test('/register → /register/account → the flow, as documents, axe-clean on the account form', async ({ page }) => {
+  const { errors } = await open(page, '/register');
+  await page.locator('label', { has: page.getByRole('radio', { name: /Vreau PFA/ }) }).click();
+  await expect(page).toHaveURL(/\/register\/account$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Datele contului tău' })).toBeVisible();
+  const submit = page.getByRole('button', { name: 'Vreau cont Ghișeu' });
+  await page.getByLabel('Adresa de e-mail').fill(uniqueEmail('guest'));
+  await page.getByLabel('Telefon').fill('0712345678');
+  await page.getByLabel('Parola', { exact: true }).fill(DEFAULT_PASSWORD);
+  await expect(submit).toBeDisabled();
+  await page.locator('label', { has: page.getByRole('checkbox') }).click();
+  await expect(submit).toBeEnabled();
+  expect(await axeViolations(page)).toEqual([]);
+  await submit.click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * The guest pages' build (issue 14: /login, /register, /register/account, /password/forgot load
+ * ≤ 120 KiB of JavaScript gzip). Run by `vite build` after the app's build (scripts/vite-plugin-route-pages.ts)
+ * into the same dist/assets/, with its own manifest (dist/.vite/guest-manifest.json). The SAME page
+ * components as the app, on a lighter runtime:
+ * - React → Preact through preact/compat (~11 KiB instead of React DOM's ~60);
+ * - React Router → src/guest/navigation.tsx (document navigation between prerendered pages);
+ * - react-i18next → src/guest/i18n.ts (the same Romanian files, no i18next).
+ * One entry per page (src/guest/pages/*.ts), so each page loads only its own form.
+ */
+const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
+
+export const GUEST_ENTRIES = {
+  '/login': 'src/guest/pages/login.ts',
+  '/register': 'src/guest/pages/register.ts',
+  '/register/account': 'src/guest/pages/register-account.ts',
+  '/password/forgot': 'src/guest/pages/password-forgot.ts',
+} as const;
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^react$/, replacement: 'preact/compat' },
+      { find: /^react-dom$/, replacement: 'preact/compat' },
+      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+      { find: /^react-router$/, replacement: src('guest/navigation.tsx') },
+      { find: /^react-i18next$/, replacement: src('guest/i18n.ts') },
+      { find: /^@\//, replacement: src('') },
+    ],
+  },
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    sourcemap: 'hidden',
+    manifest: '.vite/guest-manifest.json',
+    rollupOptions: { input: Object.values(GUEST_ENTRIES) },
+  },
+});
