@@ -8,7 +8,7 @@ import { AttemptLimiter } from './lib/attempt-limiter';
 import { registerAddressLimits } from './lib/rate-limits';
 import { loggerOptions } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
-import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
+import { MailQueue, SmtpTransport, type MailQueueOptions, type MailTransport } from './mail/mailer';
 import authPlugin from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { compression, staticAssets } from './plugins/static-assets';
@@ -48,7 +48,8 @@ declare module 'fastify' {
     config: AppConfig;
     db: Db;
     database: Database;
-    mailer: Mailer;
+    /** The durable mail queue (`outbox` table) and, with SMTP, its sending worker. */
+    mailer: MailQueue;
     limits: { loginEmail: AttemptLimiter; forgotEmail: AttemptLimiter };
     flows: FlowRegistry;
     /** Uploaded files' bytes (DATA_DIR/files, or memory for tests). */
@@ -67,7 +68,10 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An already open database (tests share one per worker); closed by its owner, not by the app. */
   database?: Database;
-  mailer?: Mailer;
+  /** Delivers queued mails instead of SMTP_URL's nodemailer transport (a worker runs only with a transport). */
+  mailTransport?: MailTransport;
+  /** The mail worker's timings (tests make retries quick). */
+  mailQueue?: MailQueueOptions;
   storage?: FileStorage;
   identity?: IdentityProvider;
   payments?: PaymentProvider;
@@ -110,7 +114,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('flows', flows);
   app.decorate('database', database);
   app.decorate('db', database.db);
-  app.decorate('mailer', options.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new OutboxMailer(database.db)));
+  const mailTransport = options.mailTransport ?? (config.smtpUrl ? new SmtpTransport(config.smtpUrl, config.mailFrom) : null);
+  const mailer = new MailQueue(database.db, mailTransport, options.mailQueue, (error) => app.log.error(error));
+  app.decorate('mailer', mailer);
+  app.addHook('onReady', async () => mailer.start());
+  app.addHook('preClose', async () => mailer.stop());
   app.decorate('storage', options.storage ?? createFileStorage(config));
   app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
   app.decorate('payments', options.payments ?? createPaymentProvider(config));

@@ -8,7 +8,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/password
 import { consumeToken, issueToken, revokeToken, type UserRow } from '../lib/tokens';
 import { normaliseEmail, sessionUser } from '../lib/users';
 import { signIdToken } from '../lib/id-token';
-import { sendVerificationMail } from './email';
+import { queueVerificationMail } from './email';
 import { randomBytes } from 'node:crypto';
 import { dbId } from '../lib/input-limits';
 
@@ -160,12 +160,14 @@ export default (async (app) => {
       const meta = body.cookies.map((c) => ({ userId: created.id, metaKey: c.key, metaValue: c.value }));
       if (body.referral_code?.trim()) meta.push({ userId: created.id, metaKey: 'referral_code', metaValue: body.referral_code.trim() });
       if (meta.length) await tx.insert(userMeta).values(meta);
+      // The verification mail is queued with the account: both exist, or neither (SMTP is not touched here).
+      await queueVerificationMail(app, tx, created);
       return created;
     });
     // Two simultaneous registrations with one e-mail: the unique index lets only one through.
     if (!user) throw new FieldValidationError({ email: ['Există deja un cont cu această adresă de e-mail.'] });
 
-    await sendVerificationMail(app, user);
+    app.mailer.wake();
     return { message: 'Contul a fost creat.', payload: (await signIn(user)).user };
   });
 }) satisfies FastifyPluginAsync;

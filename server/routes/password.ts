@@ -31,10 +31,15 @@ export default (async (app) => {
       app.limits.forgotEmail.hit(email);
       const [user] = await db.select().from(users).where(eq(users.email, email));
       if (!user) return answer;
-      const { secret } = await issueToken(db, user.id, 'password_reset', { ttlSeconds: RESET_TTL_MINUTES * 60 });
-      const target = `${config.publicUrl}${RESET_PATH}${secret}`;
-      const link = `${config.publicUrl}/password/reset?url=${encodeURIComponent(target)}`;
-      await app.mailer.send(resetPasswordMail(user.email, config.productName, link, RESET_TTL_MINUTES));
+      // The link and its mail are written together; the queue's worker sends it, so a down SMTP server
+      // changes neither this answer nor its time.
+      await db.transaction(async (tx) => {
+        const { secret } = await issueToken(tx, user.id, 'password_reset', { ttlSeconds: RESET_TTL_MINUTES * 60 });
+        const target = `${config.publicUrl}${RESET_PATH}${secret}`;
+        const link = `${config.publicUrl}/password/reset?url=${encodeURIComponent(target)}`;
+        await app.mailer.queue(tx, resetPasswordMail(user.email, config.productName, link, RESET_TTL_MINUTES));
+      });
+      app.mailer.wake();
       return answer;
     },
   );
