@@ -4,7 +4,8 @@ import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
-import { AttemptLimiter } from './lib/attempt-limiter';
+import { MemoryAttemptLimiter, RedisAttemptLimiter, type AttemptLimiter } from './lib/attempt-limiter';
+import { Redis } from 'ioredis';
 import { registerAddressLimits } from './lib/rate-limits';
 import { loggerOptions } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
@@ -51,6 +52,10 @@ declare module 'fastify' {
     /** The durable mail queue (`outbox` table) and, with SMTP, its sending worker. */
     mailer: MailQueue;
     limits: { loginEmail: AttemptLimiter; forgotEmail: AttemptLimiter };
+    /** The shared Redis (`REDIS_URL`): rate limits, login counters, ANAF cache and pace; null keeps them in this process. */
+    redis: Redis | null;
+    /** Prefix of every key this app writes in Redis. */
+    redisPrefix: string;
     flows: FlowRegistry;
     /** Uploaded files' bytes (DATA_DIR/files, or memory for tests). */
     storage: FileStorage;
@@ -76,6 +81,8 @@ export interface BuildOptions {
   identity?: IdentityProvider;
   payments?: PaymentProvider;
   companies?: CompanyLookup;
+  /** Prefix of this app's Redis keys (default `{PRODUCT_SLUG}:`); tests use one per run. */
+  redisKeyPrefix?: string;
   /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
   logStream?: NodeJS.WritableStream;
 }
@@ -122,11 +129,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('storage', options.storage ?? createFileStorage(config));
   app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
   app.decorate('payments', options.payments ?? createPaymentProvider(config));
-  app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db));
+  // With REDIS_URL every instance shares the counters; a command waits at most for 2 reconnections.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+  if (redis) {
+    // A lost connection is retried by ioredis; commands meanwhile fail (and are answered as errors).
+    redis.on('error', (error) => app.log.warn({ err: error }, 'redis'));
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+  const redisPrefix = options.redisKeyPrefix ?? `${config.productSlug}:`;
+  app.decorate('redis', redis);
+  app.decorate('redisPrefix', redisPrefix);
   app.decorate('limits', {
-    loginEmail: new AttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
-    forgotEmail: new AttemptLimiter(5, config.loginWindowMs),
+    loginEmail: redis
+      ? new RedisAttemptLimiter(redis, `${redisPrefix}attempts:login-email:`, config.loginMaxAttempts, config.loginWindowMs)
+      : new MemoryAttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
+    forgotEmail: redis
+      ? new RedisAttemptLimiter(redis, `${redisPrefix}attempts:forgot-email:`, 5, config.loginWindowMs)
+      : new MemoryAttemptLimiter(5, config.loginWindowMs),
   });
+  app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db, redis && { redis, prefix: `${redisPrefix}anaf:` }));
 
   registerSecurityHeaders(app, config);
 

@@ -27,12 +27,12 @@ declare module 'fastify' {
 }
 
 /**
- * The per-address limits, counted by @fastify/rate-limit. The store is in memory: one server process. Issue 16 moves them to Redis
- * by passing `redis` to the plugin registration below; nothing else changes.
+ * The per-address limits, counted by @fastify/rate-limit: in Redis when `REDIS_URL` is set (every
+ * instance counts together, keys `{prefix}rl:{name}:{address}`), else in this process's memory.
  */
 export async function registerAddressLimits(app: FastifyInstance): Promise<void> {
   // global: false — no route is limited unless it uses one of the hooks below.
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, ...(app.redis ? { redis: app.redis, nameSpace: `${app.redisPrefix}rl:` } : {}) });
   const limits = app.config.rateLimits;
 
   const hooks = {} as Record<AddressLimitName, (request: FastifyRequest) => Promise<void>>;

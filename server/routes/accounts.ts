@@ -64,7 +64,7 @@ export default (async (app) => {
   /** Checks e-mail and password with the per-e-mail and per-address limits; returns the user or throws. */
   async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
     const key = normaliseEmail(email);
-    const blocked = Math.max(app.limits.loginEmail.blockedFor(key), await app.loginFailures.blockedFor(request));
+    const blocked = Math.max(await app.limits.loginEmail.blockedFor(key), await app.loginFailures.blockedFor(request));
     if (blocked > 0) {
       throw new HttpError(429, 'Prea multe încercări de autentificare. Te rugăm să încerci din nou peste câteva minute.', {
         retry_after: blocked,
@@ -75,10 +75,10 @@ export default (async (app) => {
     // Only failures count: many people signing in correctly from one office address are never limited.
     if (!user || !ok) {
       await app.loginFailures.fail(request);
-      app.limits.loginEmail.hit(key);
+      await app.limits.loginEmail.hit(key);
       throw new FieldValidationError({ email: [WRONG_CREDENTIALS] }, WRONG_CREDENTIALS);
     }
-    app.limits.loginEmail.reset(key);
+    await app.limits.loginEmail.reset(key);
     return user;
   }
 
