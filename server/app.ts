@@ -57,7 +57,7 @@ declare module 'fastify' {
     /** Prefix of every key this app writes in Redis. */
     redisPrefix: string;
     flows: FlowRegistry;
-    /** Uploaded files' bytes (DATA_DIR/files, or memory for tests). */
+    /** Uploaded files' bytes (an S3 bucket with S3_BUCKET, else DATA_DIR/files, or memory for tests). */
     storage: FileStorage;
     /** The identity verification provider: Veriff when configured, else the built-in simulator. */
     identity: IdentityProvider;
@@ -126,7 +126,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('mailer', mailer);
   app.addHook('onReady', async () => mailer.start());
   app.addHook('preClose', async () => mailer.stop());
-  app.decorate('storage', options.storage ?? createFileStorage(config));
+  const storage = options.storage ?? createFileStorage(config);
+  app.decorate('storage', storage);
+  if (!options.storage && storage.close) app.addHook('onClose', async () => storage.close?.());
   app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
   app.decorate('payments', options.payments ?? createPaymentProvider(config));
   // With REDIS_URL every instance shares the counters; a command waits at most for 2 reconnections.
@@ -156,6 +158,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.code(422).send({ message: error.message, payload: error.fields });
     }
     if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
       if (error.statusCode === 429) reply.header('Retry-After', String((error.payload as { retry_after?: number })?.retry_after ?? 60));
       return reply.code(error.statusCode).send({ message: error.message, payload: error.payload });
     }
