@@ -4,7 +4,6 @@ import { buildApp } from '../../server/app';
 import { isValidCnp } from '../../server/identity/romanian-person';
 import type { IdentityProvider } from '../../server/identity/types';
 import { IdentityProviderError } from '../../server/identity/types';
-import { MemoryFileStorage } from '../../server/storage/file-storage';
 import { auth, placeAtStep, registerUser, testApp, testConfig, testDatabase, type RegisteredUser } from './helpers';
 import { storedFileCount } from './storage-helpers';
 import {
