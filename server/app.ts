@@ -131,8 +131,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (!options.storage && storage.close) app.addHook('onClose', async () => storage.close?.());
   app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
   app.decorate('payments', options.payments ?? createPaymentProvider(config));
-  // With REDIS_URL every instance shares the counters; a command waits at most for 2 reconnections.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+  // With REDIS_URL every instance shares the counters; while Redis is unreachable a command fails
+  // after one reconnection attempt (the limited routes answer 503) instead of holding the request.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : null;
   if (redis) {
     // A lost connection is retried by ioredis; commands meanwhile fail (and are answered as errors).
     redis.on('error', (error) => app.log.warn({ err: error }, 'redis'));

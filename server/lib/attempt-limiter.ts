@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
+import { counted } from './rate-limits';
 
 /**
  * Counts attempts per key in a fixed window (failed logins per e-mail, forgot password per
  * e-mail; the per-address limits are in rate-limits.ts). Two implementations behind these three
  * methods: in memory (one server process, the default) and Redis (`REDIS_URL`: every instance
- * counts together).
+ * counts together; Redis unreachable: 503 with a Romanian message, the limit is never skipped).
  */
 export interface AttemptLimiter {
   /** Seconds until the key may try again, or 0 when it is not blocked. */
@@ -65,7 +66,7 @@ export class RedisAttemptLimiter implements AttemptLimiter {
   ) {}
 
   async blockedFor(key: string): Promise<number> {
-    const [[, count], [, ttl]] = (await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec()) as [
+    const [[, count], [, ttl]] = (await counted(() => this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec())) as [
       [Error | null, string | null],
       [Error | null, number],
     ];
@@ -74,10 +75,10 @@ export class RedisAttemptLimiter implements AttemptLimiter {
   }
 
   async hit(key: string): Promise<void> {
-    await this.redis.eval(HIT, 1, this.prefix + key, String(this.windowMs));
+    await counted(() => this.redis.eval(HIT, 1, this.prefix + key, String(this.windowMs)));
   }
 
   async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await counted(() => this.redis.del(this.prefix + key));
   }
 }

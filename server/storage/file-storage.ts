@@ -25,8 +25,8 @@ export const STORAGE_READ_FAILED = 'Fișierul nu poate fi citit acum. Te rugăm 
 
 /** The storage could not be reached or refused a write: 503 with a Romanian message (the cause goes to the log). */
 export class StorageUnavailableError extends HttpError {
-  constructor(message: string, readonly cause: unknown) {
-    super(503, message);
+  constructor(message: string, cause: unknown) {
+    super(503, message, null, cause);
   }
 }
 

@@ -330,3 +330,28 @@ describe.skipIf(!redisUp)(`Redis: two app instances count together${redisUp ? ''
     expect(await a.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
   });
 });
+
+describe('Redis unreachable: the limited routes refuse with 503, never skip the limit', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    // Nothing listens on port 9 of this machine.
+    app = await redisTestApp(redisRunPrefix('down'), { redisUrl: 'redis://127.0.0.1:9' });
+  });
+  afterAll(() => app.close());
+  const UNAVAILABLE = { message: 'Serviciul nu este disponibil acum. Te rugăm să încerci din nou peste câteva minute.', payload: null };
+
+  it('login, registration and forgot password answer 503 with the Romanian message; no account is created', async () => {
+    const partner = await partnerBySlug(app, 'neafiliat');
+    const email = uniqueEmail('fara-redis');
+    const register = await app.inject({ method: 'POST', url: '/api/register', payload: registerBody(email, partner.id) });
+    expect(register.statusCode).toBe(503);
+    expect(register.json()).toEqual(UNAVAILABLE);
+    expect(await app.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'parola-sigura' } });
+    expect(login.statusCode).toBe(503);
+    expect(login.json()).toEqual(UNAVAILABLE);
+    const forgot = await app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email } });
+    expect(forgot.statusCode).toBe(503);
+    expect(forgot.json()).toEqual(UNAVAILABLE);
+  });
+});

@@ -48,9 +48,9 @@ export async function deleteKeys(prefix: string): Promise<number> {
   }
 }
 
-/** The test app with its limits (and ANAF cache) in Redis under `prefix`. */
+/** The test app with its limits (and ANAF cache) in Redis under `prefix` (the tests' Redis unless `overrides.redisUrl`). */
 export async function redisTestApp(prefix: string, overrides: Partial<AppConfig> = {}): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig({ ...overrides, redisUrl: REDIS_URL }), { database: await testDatabase(), redisKeyPrefix: prefix });
+  const app = await buildApp(testConfig({ redisUrl: REDIS_URL, ...overrides }), { database: await testDatabase(), redisKeyPrefix: prefix });
   await app.ready();
   return app;
 }
