@@ -1,6 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { outbox } from '../../server/db/schema';
 import { MailQueue } from '../../server/mail/mailer';
@@ -13,6 +13,17 @@ const QUICK = { pollMs: 50, retryBaseMs: 50, maxRetryMs: 200 };
 beforeAll(async () => {
   await testDatabase();
 });
+
+/**
+ * The test database is shared with the other test files (none of which sends mail): their queued
+ * mails are not this test's to send. Given up before each test, so the worker sends only this test's
+ * mails instead of a backlog of hundreds.
+ */
+async function forgetOthersMails() {
+  const { db } = await testDatabase();
+  await db.update(outbox).set({ nextAttemptAt: null }).where(isNull(outbox.sentAt));
+}
+beforeEach(forgetOthersMails);
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

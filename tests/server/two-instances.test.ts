@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
@@ -28,12 +29,24 @@ describe.skipIf(!databaseUrl())(`two app instances on one PostgreSQL, Redis, S3 
   let urlA: string;
   let urlB: string;
 
+  // A database of its own (made here, dropped after): the run's shared one holds the other files'
+  // queued mails, which are not this test's to send.
+  const runUrl = databaseUrl() ?? 'postgres://127.0.0.1/skipped';
+  const ownUrl = new URL(runUrl);
+  ownUrl.pathname = `${ownUrl.pathname}_two`;
+  const admin = () => new pg.Client({ connectionString: runUrl });
+
   beforeAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`create database ${ownUrl.pathname.slice(1)}`);
+    await client.end();
     await anaf.start();
     anaf.add(anafPfa(42157397), anafPfa(46720190, 'IONESCU MARIA-ELENA PFA'), anafPfa(38176420, 'VASILE DAN PFA'));
     s3 = await startS3('ghiseu-two');
     smtp = await startSmtpServer();
     const config = testConfig({
+      databaseUrl: ownUrl.toString(),
       redisUrl: REDIS_URL,
       s3: s3.config,
       smtpUrl: smtp.url,
@@ -56,6 +69,10 @@ describe.skipIf(!databaseUrl())(`two app instances on one PostgreSQL, Redis, S3 
     await Promise.all([a?.close(), b?.close()]);
     await Promise.all([anaf.stop(), s3?.close(), smtp?.close()]);
     await deleteKeys(prefix);
+    const client = admin();
+    await client.connect();
+    await client.query(`drop database if exists ${ownUrl.pathname.slice(1)} with (force)`);
+    await client.end();
   });
 
   const post = (base: string, path: string, body: object, token?: string) =>
