@@ -4,11 +4,12 @@ import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import { openDatabase, type Database, type Db } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
-import { AttemptLimiter } from './lib/attempt-limiter';
+import { MemoryAttemptLimiter, RedisAttemptLimiter, type AttemptLimiter } from './lib/attempt-limiter';
+import { Redis } from 'ioredis';
 import { registerAddressLimits } from './lib/rate-limits';
 import { loggerOptions } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
-import { OutboxMailer, SmtpMailer, type Mailer } from './mail/mailer';
+import { MailQueue, SmtpTransport, type MailQueueOptions, type MailTransport } from './mail/mailer';
 import authPlugin from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { compression, staticAssets } from './plugins/static-assets';
@@ -48,10 +49,15 @@ declare module 'fastify' {
     config: AppConfig;
     db: Db;
     database: Database;
-    mailer: Mailer;
+    /** The durable mail queue (`outbox` table) and, with SMTP, its sending worker. */
+    mailer: MailQueue;
     limits: { loginEmail: AttemptLimiter; forgotEmail: AttemptLimiter };
+    /** The shared Redis (`REDIS_URL`): rate limits, login counters, ANAF cache and pace; null keeps them in this process. */
+    redis: Redis | null;
+    /** Prefix of every key this app writes in Redis. */
+    redisPrefix: string;
     flows: FlowRegistry;
-    /** Uploaded files' bytes (DATA_DIR/files, or memory for tests). */
+    /** Uploaded files' bytes (an S3 bucket with S3_BUCKET, else DATA_DIR/files, or memory for tests). */
     storage: FileStorage;
     /** The identity verification provider: Veriff when configured, else the built-in simulator. */
     identity: IdentityProvider;
@@ -67,11 +73,16 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An already open database (tests share one per worker); closed by its owner, not by the app. */
   database?: Database;
-  mailer?: Mailer;
+  /** Delivers queued mails instead of SMTP_URL's nodemailer transport (a worker runs only with a transport). */
+  mailTransport?: MailTransport;
+  /** The mail worker's timings (tests make retries quick). */
+  mailQueue?: MailQueueOptions;
   storage?: FileStorage;
   identity?: IdentityProvider;
   payments?: PaymentProvider;
   companies?: CompanyLookup;
+  /** Prefix of this app's Redis keys (default `{PRODUCT_SLUG}:`); tests use one per run. */
+  redisKeyPrefix?: string;
   /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
   logStream?: NodeJS.WritableStream;
 }
@@ -110,15 +121,36 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('flows', flows);
   app.decorate('database', database);
   app.decorate('db', database.db);
-  app.decorate('mailer', options.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new OutboxMailer(database.db)));
-  app.decorate('storage', options.storage ?? createFileStorage(config));
+  const mailTransport = options.mailTransport ?? (config.smtpUrl ? new SmtpTransport(config.smtpUrl, config.mailFrom) : null);
+  const mailer = new MailQueue(database.db, mailTransport, options.mailQueue, (error) => app.log.error(error));
+  app.decorate('mailer', mailer);
+  app.addHook('onReady', async () => mailer.start());
+  app.addHook('preClose', async () => mailer.stop());
+  const storage = options.storage ?? createFileStorage(config);
+  app.decorate('storage', storage);
+  if (!options.storage && storage.close) app.addHook('onClose', async () => storage.close?.());
   app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
   app.decorate('payments', options.payments ?? createPaymentProvider(config));
-  app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db));
+  // With REDIS_URL every instance shares the counters; while Redis is unreachable a command fails
+  // after one reconnection attempt (the limited routes answer 503) instead of holding the request.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : null;
+  if (redis) {
+    // A lost connection is retried by ioredis; commands meanwhile fail (and are answered as errors).
+    redis.on('error', (error) => app.log.warn({ err: error }, 'redis'));
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+  const redisPrefix = options.redisKeyPrefix ?? `${config.productSlug}:`;
+  app.decorate('redis', redis);
+  app.decorate('redisPrefix', redisPrefix);
   app.decorate('limits', {
-    loginEmail: new AttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
-    forgotEmail: new AttemptLimiter(5, config.loginWindowMs),
+    loginEmail: redis
+      ? new RedisAttemptLimiter(redis, `${redisPrefix}attempts:login-email:`, config.loginMaxAttempts, config.loginWindowMs)
+      : new MemoryAttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
+    forgotEmail: redis
+      ? new RedisAttemptLimiter(redis, `${redisPrefix}attempts:forgot-email:`, 5, config.loginWindowMs)
+      : new MemoryAttemptLimiter(5, config.loginWindowMs),
   });
+  app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db, redis && { redis, prefix: `${redisPrefix}anaf:` }));
 
   registerSecurityHeaders(app, config);
 
@@ -127,6 +159,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.code(422).send({ message: error.message, payload: error.fields });
     }
     if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
       if (error.statusCode === 429) reply.header('Retry-After', String((error.payload as { retry_after?: number })?.retry_after ?? 60));
       return reply.code(error.statusCode).send({ message: error.message, payload: error.payload });
     }

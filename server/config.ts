@@ -77,6 +77,22 @@ export interface AppConfig {
   companyLookup: 'local' | 'anaf';
   /** ANAF public web services base URL (`COMPANY_LOOKUP=anaf`); tests point it at a fake. */
   anafApiUrl: string;
+  /** redis://…: rate limits and the ANAF cache and pace shared by every instance; unset, kept in this process. */
+  redisUrl: string | null;
+  /** Uploaded files in an S3 bucket (`S3_BUCKET` set); null: on local disk under DATA_DIR/files. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server (MinIO, …); unset: AWS. */
+  endpoint: string | null;
+  region: string;
+  /** Unset: the SDK's default credential chain (instance role, AWS_* variables). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Path-style addresses (`endpoint/bucket/key`), which most S3-compatible servers need. */
+  forcePathStyle: boolean;
 }
 
 /** Per-address hourly limits (server/lib/rate-limits.ts). */
@@ -160,5 +176,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeApiUrl: env.STRIPE_API_URL || null,
     companyLookup: companyLookup(env.COMPANY_LOOKUP),
     anafApiUrl: (env.ANAF_API_URL || 'https://webservicesp.anaf.ro').replace(/\/+$/, ''),
+    redisUrl: env.REDIS_URL || null,
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT || null,
+          region: env.S3_REGION || 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID || null,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+          forcePathStyle: ['1', 'true'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
+        }
+      : null,
   };
 }

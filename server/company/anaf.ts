@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { todayInRomania } from '../../src/core/timeline';
 import { CompanyLookupUnavailableError, legalFormOf, type CompanyLookup, type CompanyRecord } from './types';
 
@@ -20,7 +21,27 @@ export interface AnafLookupOptions {
   maxCacheEntries?: number;
   /** Clock of the cache (tests move it); the rate limit always uses the real monotonic clock. */
   now?: () => number;
+  /**
+   * Redis shared by every instance (`REDIS_URL`): the answers are kept there (`{prefix}cui:{cui}`,
+   * expiring with their TTL) and the 1 call/s pace is one slot key (`{prefix}pace`) on Redis's own
+   * clock, so two instances together still call ANAF at most once a second. Unset: both in memory.
+   */
+  shared?: { redis: Redis; prefix: string } | null;
 }
+
+/**
+ * Takes the next turn to call ANAF: the slot key holds the Redis time (ms) from which the next call
+ * may start; the script moves it one interval on and answers how long this call waits (-1: longer
+ * than the longest wait, nothing taken). Atomic, on one clock for every instance.
+ */
+const TAKE_TURN = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
+local start = math.max(now, slot)
+local wait = start - now
+if wait > tonumber(ARGV[2]) then return -1 end
+redis.call('SET', KEYS[1], tostring(start + tonumber(ARGV[1])), 'PX', wait + tonumber(ARGV[1]) + 1000)
+return wait`;
 
 /** One entry of ANAF's `found` (v9): general data plus the registered office and fiscal domicile. */
 interface AnafFound {
@@ -107,6 +128,7 @@ export class AnafCompanyLookup implements CompanyLookup {
   private readonly inFlight = new Map<string, Promise<CompanyRecord | null>>();
   /** performance.now() from which the next call may start. */
   private nextSlot = 0;
+  private readonly shared: { redis: Redis; prefix: string } | null;
 
   constructor(options: AnafLookupOptions) {
     this.url = `${options.baseUrl.replace(/\/+$/, '')}${ANAF_TVA_PATH}`;
@@ -117,10 +139,25 @@ export class AnafCompanyLookup implements CompanyLookup {
     this.notFoundTtlMs = options.notFoundTtlMs ?? 60 * 60 * 1000;
     this.maxCacheEntries = options.maxCacheEntries ?? 5000;
     this.now = options.now ?? Date.now;
+    this.shared = options.shared ?? null;
+  }
+
+  /** Redis failing is the lookup failing: "service unavailable", never a 500. */
+  private async sharedCall<T>(what: string, call: (redis: Redis, prefix: string) => Promise<T>): Promise<T> {
+    const { redis, prefix } = this.shared as { redis: Redis; prefix: string };
+    try {
+      return await call(redis, prefix);
+    } catch (error) {
+      throw new CompanyLookupUnavailableError(undefined, `ANAF ${what} (Redis): ${(error as Error).message}`);
+    }
   }
 
   async lookup(cui: string): Promise<CompanyRecord | null> {
     if (!/^[0-9]{2,10}$/.test(cui)) throw new Error(`not a normalised CUI: ${cui}`);
+    if (this.shared) {
+      const kept = await this.sharedCall('cache', (redis, prefix) => redis.get(`${prefix}cui:${cui}`));
+      if (kept !== null) return (JSON.parse(kept) as { record: CompanyRecord | null }).record;
+    }
     const cached = this.cache.get(cui);
     if (cached && cached.expiresAt > this.now()) return cached.record && { ...cached.record };
     if (cached) this.cache.delete(cui);
@@ -134,6 +171,14 @@ export class AnafCompanyLookup implements CompanyLookup {
 
   /** Waits for this call's turn: starts are at least `minIntervalMs` apart, in the order they asked. */
   private async waitForTurn(): Promise<void> {
+    if (this.shared) {
+      const wait = await this.sharedCall('pace', (redis, prefix) =>
+        redis.eval(TAKE_TURN, 1, `${prefix}pace`, String(this.minIntervalMs), String(this.maxQueueMs)),
+      );
+      if (Number(wait) < 0) throw new CompanyLookupUnavailableError(undefined, 'ANAF queue (shared): the next turn is too far');
+      if (Number(wait) > 0) await sleep(Number(wait));
+      return;
+    }
     const now = performance.now();
     const start = Math.max(now, this.nextSlot);
     if (start - now > this.maxQueueMs) throw new CompanyLookupUnavailableError(undefined, `ANAF queue: next turn in ${Math.round(start - now)} ms`);
@@ -144,6 +189,10 @@ export class AnafCompanyLookup implements CompanyLookup {
   private async fetchAndKeep(cui: string): Promise<CompanyRecord | null> {
     const record = await this.fetchOne(cui);
     const ttl = record ? this.foundTtlMs : this.notFoundTtlMs;
+    if (this.shared) {
+      await this.sharedCall('cache', (redis, prefix) => redis.set(`${prefix}cui:${cui}`, JSON.stringify({ record }), 'PX', ttl));
+      return record;
+    }
     if (this.cache.size >= this.maxCacheEntries) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);

@@ -101,16 +101,30 @@ export const tokens = pgTable(
   (t) => [uniqueIndex('tokens_hash_unique').on(t.tokenHash), index('tokens_user_idx').on(t.userId, t.purpose)],
 );
 
-/** Mail outbox: every mail is recorded; without SMTP this is where mails are read. */
-export const outbox = pgTable('outbox', {
-  id: serial('id').primaryKey(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  html: text('html').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-});
+/**
+ * Mail queue (and development outbox): a mail is written here in the transaction of what caused it
+ * and sent by the worker of server/mail/mailer.ts when SMTP is configured; without SMTP this is where
+ * mails are read (/dev/outbox).
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Sending attempts made (each claim counts one). */
+    attempts: integer('attempts').notNull().default(0),
+    /** When a worker may (next) claim it: now for a new mail; a lease while being sent; the backoff after a failure. Null: given up. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).defaultNow(),
+    /** The last sending error (SMTP answer or connection error), for the operator. */
+    lastError: text('last_error'),
+  },
+  (t) => [index('outbox_pending_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+);
 
 export const counties = pgTable('counties', {
   id: integer('id').primaryKey(),

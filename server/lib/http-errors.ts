@@ -18,8 +18,10 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly payload: unknown = null,
+    /** What failed underneath (logged with a 5xx, never sent). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 

@@ -8,7 +8,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/password
 import { consumeToken, issueToken, revokeToken, type UserRow } from '../lib/tokens';
 import { normaliseEmail, sessionUser } from '../lib/users';
 import { signIdToken } from '../lib/id-token';
-import { sendVerificationMail } from './email';
+import { queueVerificationMail } from './email';
 import { randomBytes } from 'node:crypto';
 import { dbId } from '../lib/input-limits';
 
@@ -64,7 +64,7 @@ export default (async (app) => {
   /** Checks e-mail and password with the per-e-mail and per-address limits; returns the user or throws. */
   async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
     const key = normaliseEmail(email);
-    const blocked = Math.max(app.limits.loginEmail.blockedFor(key), await app.loginFailures.blockedFor(request));
+    const blocked = Math.max(await app.limits.loginEmail.blockedFor(key), await app.loginFailures.blockedFor(request));
     if (blocked > 0) {
       throw new HttpError(429, 'Prea multe încercări de autentificare. Te rugăm să încerci din nou peste câteva minute.', {
         retry_after: blocked,
@@ -75,10 +75,10 @@ export default (async (app) => {
     // Only failures count: many people signing in correctly from one office address are never limited.
     if (!user || !ok) {
       await app.loginFailures.fail(request);
-      app.limits.loginEmail.hit(key);
+      await app.limits.loginEmail.hit(key);
       throw new FieldValidationError({ email: [WRONG_CREDENTIALS] }, WRONG_CREDENTIALS);
     }
-    app.limits.loginEmail.reset(key);
+    await app.limits.loginEmail.reset(key);
     return user;
   }
 
@@ -160,12 +160,14 @@ export default (async (app) => {
       const meta = body.cookies.map((c) => ({ userId: created.id, metaKey: c.key, metaValue: c.value }));
       if (body.referral_code?.trim()) meta.push({ userId: created.id, metaKey: 'referral_code', metaValue: body.referral_code.trim() });
       if (meta.length) await tx.insert(userMeta).values(meta);
+      // The verification mail is queued with the account: both exist, or neither (SMTP is not touched here).
+      await queueVerificationMail(app, tx, created);
       return created;
     });
     // Two simultaneous registrations with one e-mail: the unique index lets only one through.
     if (!user) throw new FieldValidationError({ email: ['Există deja un cont cu această adresă de e-mail.'] });
 
-    await sendVerificationMail(app, user);
+    app.mailer.wake();
     return { message: 'Contul a fost creat.', payload: (await signIn(user)).user };
   });
 }) satisfies FastifyPluginAsync;

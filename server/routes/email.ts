@@ -4,13 +4,16 @@ import { users } from '../db/schema';
 import { consumeToken, hashToken, issueToken, type UserRow } from '../lib/tokens';
 import { tokens } from '../db/schema';
 import { verifyEmailMail } from '../mail/templates';
+import type { Db } from '../db';
 
 const VERIFY_TTL_SECONDS = 7 * 24 * 3600;
 
-export async function sendVerificationMail(app: FastifyInstance, user: UserRow): Promise<void> {
-  const { secret } = await issueToken(app.db, user.id, 'email_verify', { ttlSeconds: VERIFY_TTL_SECONDS });
+/** Issues the verification link and queues its mail with `db`: the transaction that created the user. */
+export async function queueVerificationMail(app: FastifyInstance, db: Db, user: UserRow): Promise<void> {
+  const { secret } = await issueToken(db, user.id, 'email_verify', { ttlSeconds: VERIFY_TTL_SECONDS });
   const { publicUrl, productName } = app.config;
-  await app.mailer.send(
+  await app.mailer.queue(
+    db,
     verifyEmailMail(user.email, productName, `${publicUrl}/api/email/verify/${secret}`, `${publicUrl}/unsubscribe/${user.frontendId}`),
   );
 }

@@ -27,14 +27,19 @@ export default (async (app) => {
       const email = normaliseEmail(request.body.email);
       // The same answer whether or not the address has an account: nobody learns who is a customer.
       const answer = { message: 'Dacă adresa are un cont, ți-am trimis pe e-mail un link de resetare a parolei.', payload: null };
-      if (app.limits.forgotEmail.blockedFor(email) > 0) return answer;
-      app.limits.forgotEmail.hit(email);
+      if ((await app.limits.forgotEmail.blockedFor(email)) > 0) return answer;
+      await app.limits.forgotEmail.hit(email);
       const [user] = await db.select().from(users).where(eq(users.email, email));
       if (!user) return answer;
-      const { secret } = await issueToken(db, user.id, 'password_reset', { ttlSeconds: RESET_TTL_MINUTES * 60 });
-      const target = `${config.publicUrl}${RESET_PATH}${secret}`;
-      const link = `${config.publicUrl}/password/reset?url=${encodeURIComponent(target)}`;
-      await app.mailer.send(resetPasswordMail(user.email, config.productName, link, RESET_TTL_MINUTES));
+      // The link and its mail are written together; the queue's worker sends it, so a down SMTP server
+      // changes neither this answer nor its time.
+      await db.transaction(async (tx) => {
+        const { secret } = await issueToken(tx, user.id, 'password_reset', { ttlSeconds: RESET_TTL_MINUTES * 60 });
+        const target = `${config.publicUrl}${RESET_PATH}${secret}`;
+        const link = `${config.publicUrl}/password/reset?url=${encodeURIComponent(target)}`;
+        await app.mailer.queue(tx, resetPasswordMail(user.email, config.productName, link, RESET_TTL_MINUTES));
+      });
+      app.mailer.wake();
       return answer;
     },
   );
@@ -73,7 +78,7 @@ export default (async (app) => {
       // Sign out everywhere: a new password ends every open session and voids every other link of the
       // user (auto-login, e-mail verification, other reset links); the e-mail's login lock is lifted.
       await revokeAllTokens(db, found.user.id);
-      app.limits.loginEmail.reset(found.user.email);
+      await app.limits.loginEmail.reset(found.user.email);
       return { message: 'Parola a fost schimbată. Te poți autentifica cu noua parolă.', payload: null };
     },
   );

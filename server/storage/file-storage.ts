@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { S3Config } from '../config';
+import { HttpError } from '../lib/http-errors';
+import { S3FileStorage } from './s3-storage';
 
 /**
- * Where uploaded bytes live (DESIGN.md "Real parts"): a local folder by default, an S3-compatible
- * bucket in production later. Keys are random names made by `newStorageKey()`; what a file is, whose
+ * Where uploaded bytes live (DESIGN.md "Real parts"): a local folder by default, an S3 bucket
+ * when `S3_BUCKET` is set (s3-storage.ts). Keys are random names made by `newStorageKey()`; what a file is, whose
  * it is and its original name are kept in the `files` table, never in the key.
  */
 export interface FileStorage {
@@ -13,6 +16,18 @@ export interface FileStorage {
   get(key: string): Promise<Buffer | null>;
   /** Removes the bytes; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Releases connections (the app's onClose). */
+  close?(): void;
+}
+
+export const STORAGE_WRITE_FAILED = 'Fișierul nu a putut fi salvat acum. Te rugăm să încerci din nou peste câteva minute.';
+export const STORAGE_READ_FAILED = 'Fișierul nu poate fi citit acum. Te rugăm să încerci din nou peste câteva minute.';
+
+/** The storage could not be reached or refused a write: 503 with a Romanian message (the cause goes to the log). */
+export class StorageUnavailableError extends HttpError {
+  constructor(message: string, cause: unknown) {
+    super(503, message, null, cause);
+  }
 }
 
 const KEY = /^[a-f0-9]{32,64}$/;
@@ -22,7 +37,7 @@ export function newStorageKey(): string {
   return randomBytes(20).toString('hex');
 }
 
-function checkKey(key: string): void {
+export function checkKey(key: string): void {
   // Keys are ours, but a key is also a file name: nothing but hex may reach the file system.
   if (!KEY.test(key)) throw new Error('invalid storage key');
 }
@@ -98,8 +113,9 @@ export class MemoryFileStorage implements FileStorage {
   }
 }
 
-/** The storage named by the configuration: `DATA_DIR/files/`, or memory for `:memory:`. */
-export function createFileStorage(options: { dataDir: string }): FileStorage {
+/** The storage named by the configuration: the S3 bucket of `S3_BUCKET`, else `DATA_DIR/files/`, or memory for `:memory:`. */
+export function createFileStorage(options: { dataDir: string; s3?: S3Config | null }): FileStorage {
+  if (options.s3) return new S3FileStorage(options.s3);
   if (options.dataDir === ':memory:') return new MemoryFileStorage();
   return new LocalFileStorage(path.join(path.resolve(options.dataDir), 'files'));
 }

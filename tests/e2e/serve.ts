@@ -69,9 +69,12 @@ const overrides: Record<string, string> = {
   PORT: String(port),
   PUBLIC_URL: origin,
   DATA_DIR: dataDir,
-  // Always the embedded database and the outbox mailer, whatever the shell exports.
+  // Always the embedded database, the outbox mailer, in-memory limits and local files, whatever the
+  // shell exports (.ci/run exports REDIS_URL for the API tests).
   DATABASE_URL: '',
   SMTP_URL: '',
+  REDIS_URL: '',
+  S3_BUCKET: '',
   SERVE_STATIC: '1',
   STATIC_DIR: staticDir,
   DASHBOARD_URL: '',

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnafCompanyLookup } from '../../server/company/anaf';
 import { CompanyLookupUnavailableError, legalFormOf } from '../../server/company/types';
 import { todayInRomania } from '../../src/core/timeline';
+import { Redis } from 'ioredis';
 import { anafPfa, anafSrl, FakeAnaf } from './fake-anaf';
+import { REDIS_SKIP_REASON, REDIS_URL, deleteKeys, redisAvailable, redisRunPrefix } from './redis-helpers';
 
 const UNAVAILABLE = 'Serviciul ANAF nu răspunde acum. Te rugăm să încerci din nou în câteva minute.';
 const PFA = 42157397;
@@ -166,5 +168,68 @@ describe('legalFormOf', () => {
     expect(legalFormOf({ name: 'OMV PETROM S.A.' })).toBe('SA');
     expect(legalFormOf({ name: 'IONESCU ELENA-LUISA' })).toBeNull();
     expect(legalFormOf({ legalForm: null, name: 'CABINET MEDICAL DR. POP' })).toBeNull();
+  });
+});
+
+const redisUp = await redisAvailable();
+
+describe.skipIf(!redisUp)(`ANAF cache and pace shared through Redis by two instances${redisUp ? '' : ` (${REDIS_SKIP_REASON})`}`, () => {
+  const fake = new FakeAnaf();
+  const prefix = redisRunPrefix('anaf');
+  const redis = new Redis(REDIS_URL);
+  beforeAll(async () => {
+    await fake.start();
+    fake.add(anafPfa(PFA), anafPfa(OTHER_PFA, 'IONESCU MARIA-ELENA PFA'), anafSrl(SRL));
+  });
+  afterAll(async () => {
+    await fake.stop();
+    await deleteKeys(prefix);
+    redis.disconnect();
+  });
+  beforeEach(() => {
+    fake.calls.length = 0;
+  });
+
+  /** Two app instances' clients: separate processes' memory, one Redis. */
+  const pair = (name: string, options: Partial<ConstructorParameters<typeof AnafCompanyLookup>[0]> = {}) =>
+    [0, 1].map(() => new AnafCompanyLookup({ baseUrl: fake.url, shared: { redis, prefix: `${prefix}${name}:` }, ...options }));
+
+  it('an answer fetched by A is served to B from Redis, not-found too, without a second call', async () => {
+    const [a, b] = pair('cache', { minIntervalMs: 0 });
+    expect((await a.lookup(String(PFA)))?.name).toBe('POPESCU ION PERSOANĂ FIZICĂ AUTORIZATĂ');
+    expect(await a.lookup(String(UNKNOWN))).toBeNull();
+    expect((await b.lookup(String(PFA)))?.name).toBe('POPESCU ION PERSOANĂ FIZICĂ AUTORIZATĂ');
+    expect(await b.lookup(String(UNKNOWN))).toBeNull();
+    expect(fake.calls).toHaveLength(2);
+    // Kept with its time to live: a found company for a day, an unknown CUI for an hour.
+    expect(await redis.pttl(`${prefix}cache:cui:${PFA}`)).toBeGreaterThan(23 * 3600 * 1000);
+    expect(await redis.pttl(`${prefix}cache:cui:${UNKNOWN}`)).toBeLessThanOrEqual(3600 * 1000);
+  });
+
+  it('A and B together call ANAF at most once a second', async () => {
+    const [a, b] = pair('pace');
+    await Promise.all([a.lookup(String(PFA)), b.lookup(String(OTHER_PFA)), a.lookup(String(SRL)), b.lookup(String(UNKNOWN))]);
+    expect(fake.calls).toHaveLength(4);
+    const times = fake.calls.map((c) => c.receivedAt).sort((x, y) => x - y);
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a lookup that would wait too long behind the other instance’s turns is refused at once', async () => {
+    const [a, b] = pair('queue', { maxQueueMs: 1500 });
+    const results = await Promise.allSettled([a.lookup(String(PFA)), b.lookup(String(OTHER_PFA)), a.lookup(String(SRL))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((results[2] as PromiseRejectedResult).reason.message).toBe(UNAVAILABLE);
+    expect(fake.calls).toHaveLength(2);
+  });
+
+  it('Redis unreachable: the lookup fails as unavailable (never a 500)', async () => {
+    const down = new Redis('redis://127.0.0.1:9', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    down.on('error', () => undefined);
+    const client = new AnafCompanyLookup({ baseUrl: fake.url, shared: { redis: down, prefix } });
+    const error = await client.lookup(String(PFA)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CompanyLookupUnavailableError);
+    expect((error as Error).message).toBe(UNAVAILABLE);
+    expect(fake.calls).toHaveLength(0);
+    down.disconnect();
   });
 });

@@ -4,8 +4,8 @@ import { and, eq } from 'drizzle-orm';
 import { requestDocuments, userMeta } from '../../server/db/schema';
 import { detectDocumentType } from '../../server/lib/image-type';
 import { DOCUMENT_MESSAGES } from '../../server/registration/documents';
-import type { MemoryFileStorage } from '../../server/storage/file-storage';
 import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
+import { storedFileCount } from './storage-helpers';
 import { JPEG, PNG, TEXT, multipartPayload, type FilePart } from './identity-helpers';
 
 let app: FastifyInstance;
@@ -53,7 +53,7 @@ function zip(names: string[]): Buffer {
 const DOCX = zip(['[Content_Types].xml', '_rels/.rels', 'word/document.xml']);
 const XLSX = zip(['[Content_Types].xml', 'xl/workbook.xml']);
 
-const storedFiles = () => (app.storage as MemoryFileStorage).size;
+const storedFiles = () => storedFileCount(app);
 const diploma = (i: number, data: Buffer, filename = `diploma-${i}.pdf`): FilePart => ({ name: `files[${i}]`, filename, data });
 const licence = (i: number, data: Buffer = JPEG, filename = `permis-${i}.jpg`): FilePart => ({ name: `driverLicenseFiles[${i}]`, filename, data });
 
@@ -98,7 +98,7 @@ describe(`POST ${COLLECT}`, () => {
   it('stores a PDF and an image as diplomas, moves on, lists them in media (owner only)', async () => {
     const user = await atDocuments();
     const other = await registerUser(app, { type: 2 });
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { send_diploma_later: 'false' }, [diploma(0, PDF, 'diploma.pdf'), diploma(1, JPEG, 'verso.jpg'), diploma(2, DOCX, 'adeverinta.docx')]);
     expect(res.statusCode).toBe(200);
     const payload = res.json().payload;
@@ -108,7 +108,7 @@ describe(`POST ${COLLECT}`, () => {
     expect(docs.map((d) => d.name)).toEqual(['diploma.pdf', 'verso.jpg', 'adeverinta.docx']);
     expect(docs[0].url).toBe(`/api/files/${docs[0].id}`);
     expect(payload.media.driver_license).toEqual([]);
-    expect(storedFiles()).toBe(before + 3);
+    expect(await storedFiles()).toBe(before + 3);
 
     const file = await app.inject({ method: 'GET', url: docs[0].url, headers: auth(user.token) });
     expect(file.headers['content-type']).toBe('application/pdf');
@@ -117,12 +117,12 @@ describe(`POST ${COLLECT}`, () => {
 
   it('refuses a text file named .pdf with files.N and stores nothing', async () => {
     const user = await atDocuments();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { send_diploma_later: 'false' }, [diploma(0, PDF), diploma(1, TEXT, 'fals.pdf')]);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe(DOCUMENT_MESSAGES.rejected);
     expect(res.json().payload).toEqual({ 'files.1': ['Formatul sau dimensiunea documentului încărcat nu sunt acceptate.'] });
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
     expect((await requestRow(user)).step).toBe(STEP);
   });
 
@@ -135,11 +135,11 @@ describe(`POST ${COLLECT}`, () => {
 
   it('takes at most 10 files per submit (422 on files, nothing stored)', async () => {
     const user = await atDocuments();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { send_diploma_later: 'false' }, Array.from({ length: 11 }, (_, i) => diploma(i, PDF)));
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().payload)).toEqual(['files']);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 
   it('needs a diploma unless it is sent later; send later stores no diploma', async () => {
@@ -148,12 +148,12 @@ describe(`POST ${COLLECT}`, () => {
     expect(none.statusCode).toBe(422);
     expect(none.json().payload).toEqual({ files: [DOCUMENT_MESSAGES.diplomaMissing] });
 
-    const before = storedFiles();
+    const before = await storedFiles();
     const later = await collect(user, { send_diploma_later: 'true' }, [diploma(0, PDF)]);
     expect(later.statusCode).toBe(200);
     expect(later.json().payload.form_data).toMatchObject({ send_diploma_later: true, driver_license_status: null });
     expect(later.json().payload.media.diploma_documents).toEqual([]);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 
   it('courier: the licence answer is required; 0 and 1 store no licence; 2 needs a file', async () => {
@@ -194,11 +194,11 @@ describe(`POST ${COLLECT}`, () => {
     expect(keep.json().payload.media.driver_license).toHaveLength(2);
 
     await placeAtStep(app, user, STEP);
-    const before = storedFiles();
+    const before = await storedFiles();
     const later = await collect(user, { send_diploma_later: 'true', driver_license_status: '1' }, [licence(0)]);
     expect(later.statusCode).toBe(200);
     expect(later.json().payload.media.driver_license).toEqual([]);
-    expect(storedFiles()).toBe(before - 2);
+    expect(await storedFiles()).toBe(before - 2);
   });
 
   it('credit partner: driver_license_status is forced to 1 and no licence file is kept', async () => {
@@ -218,11 +218,11 @@ describe(`POST ${COLLECT}`, () => {
 
   it('a stale step identifier answers 409 and stores nothing', async () => {
     const user = await atDocuments();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { send_diploma_later: 'false', current_step_identifier: 'requesting-company-step-2' }, [diploma(0, PDF)]);
     expect(res.statusCode).toBe(409);
     expect(res.json().payload.step).toBe(STEP);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 });
 

@@ -42,6 +42,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       COMPANY_LOOKUP_LIMIT_PER_HOUR: '1000000',
     }),
     databaseUrl: databaseUrl(),
+    // TEST_STORAGE=s3: files in the run's s3rver bucket instead of memory.
+    s3: inject('s3'),
     ...overrides,
   };
 }

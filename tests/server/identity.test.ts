@@ -4,8 +4,8 @@ import { buildApp } from '../../server/app';
 import { isValidCnp } from '../../server/identity/romanian-person';
 import type { IdentityProvider } from '../../server/identity/types';
 import { IdentityProviderError } from '../../server/identity/types';
-import { MemoryFileStorage } from '../../server/storage/file-storage';
 import { auth, placeAtStep, registerUser, testApp, testConfig, testDatabase, type RegisteredUser } from './helpers';
+import { storedFileCount } from './storage-helpers';
 import {
   HEIC,
   JPEG,
@@ -31,7 +31,7 @@ afterAll(() => app.close());
 
 const get = (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
 const post = (url: string, token: string, payload: object = {}) => app.inject({ method: 'POST', url, payload, headers: auth(token) });
-const storedFiles = () => (app.storage as MemoryFileStorage).size;
+const storedFiles = () => storedFileCount(app);
 const query = (s: { session_id: string; custom_id: string }) => `session_id=${encodeURIComponent(s.session_id)}&custom_id=${encodeURIComponent(s.custom_id)}`;
 
 async function approvedUser(type: 1 | 2 = 2): Promise<{ user: RegisteredUser; session: { session_id: string; custom_id: string } }> {
@@ -129,12 +129,12 @@ describe('POST /api/veriff/upload-image', () => {
   it('stores front, back and selfie in order and answers the preview url', async () => {
     const user = await registerUser(app);
     const session = await createSession(app, user.token);
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await upload(app, user.token, session.session_id, 'document-front', { filename: 'fata.png', contentType: 'image/png', data: PNG });
     expect(res.statusCode).toBe(200);
     const payload = res.json().payload;
     expect(payload).toEqual({ context: 'document-front', file_id: expect.any(Number), preview_url: `/api/files/${payload.file_id}` });
-    expect(storedFiles()).toBe(before + 1);
+    expect(await storedFiles()).toBe(before + 1);
     const file = await get(payload.preview_url, user.token);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
@@ -149,11 +149,11 @@ describe('POST /api/veriff/upload-image', () => {
   it('decides the type by content: a PNG named .txt is fine, a text file named .jpg is refused', async () => {
     const user = await registerUser(app);
     const session = await createSession(app, user.token);
-    const before = storedFiles();
+    const before = await storedFiles();
     const text = await upload(app, user.token, session.session_id, 'document-front', { filename: 'buletin.jpg', contentType: 'image/jpeg', data: TEXT });
     expect(text.statusCode).toBe(422);
     expect(text.json().payload).toEqual({ media_file: ['Fotografia trebuie să fie JPEG, PNG, HEIC/HEIF sau WebP.'] });
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
     expect((await lastSession(app, user.token)).uploads['document-front']).toBeNull();
     const renamed = await upload(app, user.token, session.session_id, 'document-front', { filename: 'notite.txt', contentType: 'text/plain', data: PNG });
     expect(renamed.statusCode).toBe(200);
@@ -179,11 +179,11 @@ describe('POST /api/veriff/upload-image', () => {
     const session = await createSession(app, user.token);
     const first = (await upload(app, user.token, session.session_id, 'document-front', { filename: 'fata.png', data: PNG })).json().payload;
     await upload(app, user.token, session.session_id, 'document-back', { filename: 'spate.png', data: PNG });
-    const before = storedFiles();
+    const before = await storedFiles();
     const again = await upload(app, user.token, session.session_id, 'document-front', { filename: 'fata-2.webp', data: WEBP });
     expect(again.statusCode).toBe(200);
     expect(again.json().payload.file_id).not.toBe(first.file_id);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
     expect((await get(first.preview_url, user.token)).statusCode).toBe(404);
     expect((await lastSession(app, user.token)).uploads['document-front'].file_id).toBe(again.json().payload.file_id);
   });
@@ -191,7 +191,7 @@ describe('POST /api/veriff/upload-image', () => {
   it('refuses missing fields, an unknown context and a JSON body, storing nothing', async () => {
     const user = await registerUser(app);
     const session = await createSession(app, user.token);
-    const before = storedFiles();
+    const before = await storedFiles();
     const empty = await multipartPayload({});
     const none = await app.inject({ method: 'POST', url: '/api/veriff/upload-image', payload: empty.payload, headers: { ...auth(user.token), 'content-type': empty.contentType } });
     expect(none.statusCode).toBe(422);
@@ -206,7 +206,7 @@ describe('POST /api/veriff/upload-image', () => {
     const json = await post('/api/veriff/upload-image', user.token, { session_id: session.session_id, context: 'document-front', media_file: { data: 'iVBORw0KGgo=' } });
     expect(json.statusCode).toBe(422);
     expect(json.json().payload).toEqual({ media_file: ['Câmpul este obligatoriu.'] });
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 
   it('accepts one file only', async () => {
@@ -439,11 +439,11 @@ describe('deleting a session', () => {
   it('DELETE /api/veriff/delete-session removes the session and its photos', async () => {
     const user = await registerUser(app);
     const { session, uploads } = await sessionWithUploads(app, user.token);
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await app.inject({ method: 'DELETE', url: '/api/veriff/delete-session', payload: session, headers: auth(user.token) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Sesiunea de verificare a fost ștearsă.', payload: null });
-    expect(storedFiles()).toBe(before - 3);
+    expect(await storedFiles()).toBe(before - 3);
     for (const u of uploads) expect((await get(u.preview_url, user.token)).statusCode).toBe(404);
     expect(await lastSession(app, user.token)).toBeNull();
     expect((await verify(app, user.token, session)).statusCode).toBe(404);

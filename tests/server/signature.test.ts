@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { FieldValidationError } from '../../server/lib/http-errors';
 import { SIGNATURE_MAX_BYTES, SIGNATURE_MESSAGES, signatureRule } from '../../server/registration/signature';
-import type { MemoryFileStorage } from '../../server/storage/file-storage';
 import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
+import { storedFileCount } from './storage-helpers';
 import { JPEG, PNG, TEXT, multipartPayload, type FilePart } from './identity-helpers';
 
 let app: FastifyInstance;
@@ -19,7 +19,7 @@ const COLLECT = '/api/registration/collect/signature';
 const DELETE = '/api/registration/delete/signature';
 const EXISTING_DELETE = '/api/registration/existing/delete/signature';
 
-const storedFiles = () => (app.storage as MemoryFileStorage).size;
+const storedFiles = () => storedFileCount(app);
 const get = (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
 const open = async (user: RegisteredUser) =>
   (await get(user.user.registration_type === 1 ? '/api/registration/existing/open' : '/api/registration/open', user.token)).json().payload;
@@ -61,7 +61,7 @@ describe(`POST ${COLLECT}`, () => {
   it('stores the drawing as semnatura.png, moves to the next step, serves the file to its owner only', async () => {
     const user = await atSignature();
     const other = await registerUser(app, { type: 2 });
-    const before = storedFiles();
+    const before = await storedFiles();
 
     const res = await collect(user, { signature: 'new' }, [signaturePng()]);
     expect(res.statusCode).toBe(200);
@@ -71,7 +71,7 @@ describe(`POST ${COLLECT}`, () => {
     expect(id).toEqual(expect.any(Number));
     expect(payload.form_data.signature_file_id).toBe(id);
     expect(payload.media.signature_document).toEqual({ id, url: `/api/files/${id}` });
-    expect(storedFiles()).toBe(before + 1);
+    expect(await storedFiles()).toBe(before + 1);
 
     const file = await get(`/api/files/${id}`, user.token);
     expect(file.statusCode).toBe(200);
@@ -98,12 +98,12 @@ describe(`POST ${COLLECT}`, () => {
 
   it('a new drawing replaces the saved one: the previous file is deleted', async () => {
     const { user, fileId } = await withSavedSignature();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { signature: 'new' }, [signaturePng(10)]);
     expect(res.statusCode).toBe(200);
     const id = res.json().payload.signature_file_id;
     expect(id).not.toBe(fileId);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
     expect((await get(`/api/files/${fileId}`, user.token)).statusCode).toBe(404);
     expect((await get(`/api/files/${id}`, user.token)).statusCode).toBe(200);
   });
@@ -114,11 +114,11 @@ describe(`POST ${COLLECT}`, () => {
   ] as const) {
     it(`${label}: 422, nothing stored, the step and the saved signature unchanged`, async () => {
       const { user, fileId } = await withSavedSignature();
-      const before = storedFiles();
+      const before = await storedFiles();
       const res = await collect(user, { signature: 'new' }, [{ name: 'file', filename: 'semnatura.png', contentType: 'image/png', data }]);
       expect(res.statusCode).toBe(422);
       expect(res.json().payload).toEqual({ file: ['Semnătura trebuie să fie o imagine PNG.'] });
-      expect(storedFiles()).toBe(before);
+      expect(await storedFiles()).toBe(before);
       const opened = await open(user);
       expect(opened.step).toBe(NEW_STEP);
       expect(opened.signature_file_id).toBe(fileId);
@@ -128,11 +128,11 @@ describe(`POST ${COLLECT}`, () => {
 
   it('a PNG over 2 MB: 422, nothing stored', async () => {
     const user = await atSignature();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { signature: 'new' }, [signaturePng(SIGNATURE_MAX_BYTES)]);
     expect(res.statusCode).toBe(422);
     expect(res.json().payload).toEqual({ file: [SIGNATURE_MESSAGES.tooLarge] });
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
     expect((await open(user)).step).toBe(NEW_STEP);
   });
 
@@ -155,14 +155,14 @@ describe(`POST ${COLLECT}`, () => {
 
   it('no file with a saved signature: advances and keeps it, nothing uploaded', async () => {
     const { user, fileId } = await withSavedSignature();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { signature: 'saved' });
     expect(res.statusCode).toBe(200);
     const payload = res.json().payload;
     expect(payload.step).toBe(NEW_NEXT);
     expect(payload.signature_file_id).toBe(fileId);
     expect(payload.media.signature_document).toEqual({ id: fileId, url: `/api/files/${fileId}` });
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 
   it('a saved id that is not the user\'s file does not count as a saved signature', async () => {
@@ -176,11 +176,11 @@ describe(`POST ${COLLECT}`, () => {
 
   it('a stale current_step_identifier: 409 with the request, nothing stored', async () => {
     const user = await atSignature();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await collect(user, { signature: 'new', current_step_identifier: 'requesting-company-step-4' }, [signaturePng()]);
     expect(res.statusCode).toBe(409);
     expect(res.json().payload.step).toBe(NEW_STEP);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
 
     // After the step was sent, sending it again is stale too.
     expect((await collect(user, { signature: 'new' }, [signaturePng()])).statusCode).toBe(200);
@@ -246,7 +246,7 @@ describe('the existing PFA signs last: the dashboard takes over', () => {
 describe('POST …/delete/signature', () => {
   it('deletes the saved signature, forgets it in form_data and answers the request', async () => {
     const { user, fileId } = await withSavedSignature();
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await app.inject({ method: 'POST', url: DELETE, headers: auth(user.token) });
     expect(res.statusCode).toBe(200);
     const payload = res.json().payload;
@@ -254,7 +254,7 @@ describe('POST …/delete/signature', () => {
     expect(payload.signature_file_id).toBeNull();
     expect(payload.form_data.signature_file_id).toBeNull();
     expect(payload.media.signature_document).toBeNull();
-    expect(storedFiles()).toBe(before - 1);
+    expect(await storedFiles()).toBe(before - 1);
     expect((await get(`/api/files/${fileId}`, user.token)).statusCode).toBe(404);
     // Then "next" without a drawing is refused again.
     expect((await collect(user, { signature: 'saved' })).statusCode).toBe(422);

@@ -9,8 +9,8 @@ import { resolveOpsToken } from '../../server/lib/ops-token';
 import { OPS_MESSAGES } from '../../server/routes/ops';
 import { STATUS_MESSAGES } from '../../server/routes/status';
 import { TIMELINE_MESSAGES, todayInRomania, uniqueEntryNames } from '../../server/registration/timeline';
-import type { MemoryFileStorage } from '../../server/storage/file-storage';
 import { auth, registerUser, testApp, type RegisteredUser } from './helpers';
+import { storedFileCount } from './storage-helpers';
 import { detectImageType } from '../../server/lib/image-type';
 import { JPEG, multipartPayload, type FilePart } from './identity-helpers';
 import { readZip } from './zip-reader';
@@ -46,7 +46,7 @@ async function attach(dossier: string | number, files: FilePart[], headers: Reco
 
 const itemsOf = (requestId: number) => app.db.select().from(timelineItems).where(eq(timelineItems.requestId, requestId));
 const documentsOf = (requestId: number) => app.db.select().from(requestDocuments).where(eq(requestDocuments.requestId, requestId));
-const storedFiles = () => (app.storage as MemoryFileStorage).size;
+const storedFiles = () => storedFileCount(app);
 
 describe('status_timeline in the request', () => {
   it('is empty for a new request, with no trade register documents', async () => {
@@ -300,7 +300,7 @@ describe('trade register documents', () => {
 
   it('refuses no files, an empty file or too many files, and stores nothing', async () => {
     const user = await applicant();
-    const before = storedFiles();
+    const before = await storedFiles();
     const none = await attach(user.requestId, []);
     expect(none.statusCode).toBe(422);
     expect(none.json().payload).toEqual({ files: [TIMELINE_MESSAGES.noFiles] });
@@ -317,7 +317,7 @@ describe('trade register documents', () => {
     expect(many.statusCode).toBe(422);
     expect(many.json().payload).toEqual({ files: [OPS_MESSAGES.tooMany] });
     expect(await documentsOf(user.requestId)).toEqual([]);
-    expect(storedFiles()).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 });
 
