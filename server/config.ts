@@ -77,6 +77,22 @@ export interface AppConfig {
   companyLookup: 'local' | 'anaf';
   /** ANAF public web services base URL (`COMPANY_LOOKUP=anaf`); tests point it at a fake. */
   anafApiUrl: string;
+  /** redis://… shared by every instance (rate limits, ANAF cache and pace); unset: in-memory (one process). */
+  redisUrl: string | null;
+  /** S3 storage of files; `s3.bucket` unset: files in DATA_DIR/files (one machine). */
+  s3: S3Config;
+}
+
+/** S3 (or an S3-compatible server such as MinIO) holding uploaded files. */
+export interface S3Config {
+  bucket: string | null;
+  /** Another endpoint than AWS's (MinIO, s3rver in tests). */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Path-style addressing (`endpoint/bucket/key`), needed by most S3-compatible servers. */
+  forcePathStyle: boolean;
 }
 
 /** Per-address hourly limits (server/lib/rate-limits.ts). */
@@ -160,5 +176,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeApiUrl: env.STRIPE_API_URL || null,
     companyLookup: companyLookup(env.COMPANY_LOOKUP),
     anafApiUrl: (env.ANAF_API_URL || 'https://webservicesp.anaf.ro').replace(/\/+$/, ''),
+    redisUrl: env.REDIS_URL || null,
+    s3: {
+      bucket: env.S3_BUCKET || null,
+      endpoint: env.S3_ENDPOINT || null,
+      region: env.S3_REGION || 'us-east-1',
+      accessKeyId: env.S3_ACCESS_KEY_ID || null,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
+    },
   };
 }
