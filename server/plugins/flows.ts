@@ -7,10 +7,14 @@ declare module 'fastify' {
   }
 }
 
-/** The flow files and step schemas (`flows/`, `schemas/`), read and checked once at start. */
+/** The flow files and step schemas (`flows/`, `schemas/`), read and checked once at start. Not encapsulated: the schemas are the app's. */
 export default fp(
   async (app) => {
-    app.decorate('flows', loadFlowRegistry());
+    const flows = loadFlowRegistry();
+    app.decorate('flows', flows);
+    // Step schemas registered once: routes take them by `$id` (`{ $ref: 'documents.json#' }`), and the
+    // OpenAPI document lists them as components.
+    for (const schema of flows.schemas.values()) app.addSchema(schema);
   },
   { name: 'flows', fastify: '5.x' },
 );

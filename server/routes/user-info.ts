@@ -36,9 +36,8 @@ export function formatAddressLine2(a: { city: string; county: string; countyCode
 }
 
 export default (async (app) => {
-  const schema = app.flows.schemas.get('user-info.json');
-  if (!schema) throw new Error('schemas/user-info.json is missing');
-  app.addSchema(schema);
+  // schemas/user-info.json is registered once, with every step schema, by the flows plugin.
+  if (!app.getSchema('user-info.json')) throw new Error('schemas/user-info.json is missing');
 
   /**
    * The home address and place of birth from the identity step's address form ('Modifică
