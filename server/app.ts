@@ -5,7 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import type { Database } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
-import { loggerOptions } from './lib/logging';
+import { loggerOptions, requestId } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
 import type { Mailer } from './mail/mailer';
 import configPlugin from './plugins/config';
@@ -17,6 +17,7 @@ import identityPlugin from './plugins/identity';
 import paymentsPlugin from './plugins/payments';
 import companyLookupPlugin from './plugins/company-lookup';
 import limitsPlugin from './plugins/limits';
+import docsPlugin from './plugins/docs';
 import authPlugin from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { compression, staticAssets } from './plugins/static-assets';
@@ -30,6 +31,7 @@ import unsubscribeRoutes from './routes/unsubscribe';
 import devRoutes from './routes/dev';
 import ssoRoutes from './routes/sso';
 import publicRoutes from './routes/public';
+import healthRoutes from './routes/health';
 import registrationRoutes from './routes/registration';
 import lostRoutes from './routes/lost';
 import overviewRoutes from './routes/overview';
@@ -89,6 +91,9 @@ export function serverOptions(config: AppConfig, options: Pick<BuildOptions, 'lo
     // A number of hops is proxy-addr's "trust the n nearest": as a function, for Fastify's types.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // X-Request-Id taken when safe, else made (server/lib/logging.ts); echoed in every answer.
+    requestIdHeader: false,
+    genReqId: requestId,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
   };
 }
@@ -117,6 +122,9 @@ export const appPlugin = fp<AppOptions>(
     await app.register(companyLookupPlugin, { companies: options.companies });
 
     registerSecurityHeaders(app, config);
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Request-Id', request.id);
+    });
 
     app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
       if (error instanceof FieldValidationError) {
@@ -147,7 +155,10 @@ export const appPlugin = fp<AppOptions>(
     await app.register(authPlugin);
     // Per-address limits (login failures, registration, uploads, …): before the routes that use them.
     await app.register(limitsPlugin);
+    // The OpenAPI document collects the routes registered after it.
+    await app.register(docsPlugin);
     await app.register(publicRoutes, { prefix: '/api' });
+    await app.register(healthRoutes, { prefix: '/api' });
     await app.register(accountRoutes, { prefix: '/api' });
     await app.register(passwordRoutes, { prefix: '/api' });
     await app.register(emailRoutes, { prefix: '/api' });

@@ -18,8 +18,9 @@ export function resolveOpsToken(config: { opsToken: string | null; dataDir: stri
     if (config.opsToken.length < OPS_TOKEN_MIN_LENGTH) throw new Error(`OPS_TOKEN must have at least ${OPS_TOKEN_MIN_LENGTH} characters`);
     return config.opsToken;
   }
-  // Production: tokens come from the environment only (server/config.ts refuses to start without it).
-  if (config.production) throw new Error('OPS_TOKEN is required in production');
+  // Production: tokens come from the environment only (server/config.ts refuses to start without
+  // it); nothing is generated into DATA_DIR, the operator API is off.
+  if (config.production) return null;
   if (config.dataDir === ':memory:') return null;
   const file = path.join(config.dataDir, OPS_TOKEN_FILE);
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -11,6 +11,7 @@ import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRo
 import { PAID_EVENTS, StripeCheckout } from '../payment/stripe';
 import { PaymentProviderError } from '../payment/types';
 import { onlyFromLoopback } from '../lib/loopback';
+import { errorReplies } from '../lib/api-schemas';
 
 /** The step that is paid for: its submit's follow-up call is the payment redirect. */
 export const REDIRECT_ENDPOINT = '/api/stripe/redirect';
@@ -122,7 +123,11 @@ export default (async (app) => {
     scope.post(
       '/stripe/webhook',
       {
-        schema: { headers: { type: 'object', properties: { 'stripe-signature': { type: 'string', maxLength: 4000 } } } },
+        schema: {
+          headers: { type: 'object', properties: { 'stripe-signature': { type: 'string', maxLength: 4000 } } },
+          // Stripe reads the status only; the body is Stripe's convention, not the app's envelope.
+          response: { 200: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string' } } }, ...errorReplies },
+        },
         // Stripe's events are small; a larger body is not Stripe.
         bodyLimit: 512 * 1024,
       },

@@ -9,6 +9,7 @@ import { flowContext, loadRequest, moveRequest, staleStep } from '../registratio
 import { STEP_RULES } from '../registration/step-rules';
 import { COLLECT_COMPANY_ENDPOINT } from '../registration/company';
 import type { FlowRegistry } from '../flows/registry';
+import { requestReplies } from '../lib/api-schemas';
 
 /** steps/next at a step with `submit.advance: false` (only the pricing step: the payment moves it on). */
 const STEP_LEFT_BY_ITSELF = 'Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.';
@@ -108,7 +109,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
   }
 
   for (const flow of registry.flows) {
-    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } } } }, async (request) => {
+    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } }, async (request) => {
       const { serialize } = await loadRequest(app, request.user as UserRow, flow);
       return { message: '', payload: await serialize() };
     });
@@ -116,7 +117,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
     app.post<{ Body: { current_step_identifier?: string } }>(
       flow.api.previous.replace(/^\/api/, ''),
-      { preHandler: app.authenticate, schema: { body: previousBody } },
+      { preHandler: app.authenticate, schema: { body: previousBody, response: requestReplies } },
       async (request) => {
         const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
         const info = stepsInfo(resolved, row.step);
@@ -130,7 +131,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     );
 
     /** Forward over a step whose data the request already holds (e.g. after going back). */
-    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody } }, async (request) => {
+    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody, response: requestReplies } }, async (request) => {
       const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
       const info = stepsInfo(resolved, row.step);
       if (request.body.current_step_identifier !== info.current.identifier) throw staleStep(await serialize());
@@ -163,7 +164,12 @@ export default (async (app, options: { registry: FlowRegistry }) => {
           ? // Every lookup submitted counts, a malformed fiscal code too (before the schema).
             { onRequest: app.authenticate, preValidation: [app.addressLimit.companyLookup, notStale(flow, endpoint)] }
           : { onRequest: app.authenticate, preValidation: notStale(flow, endpoint) };
-      const schema = { body: stepBodySchema(schemas.get(endpoint) as string) };
+      const schema = {
+        body: stepBodySchema(schemas.get(endpoint) as string),
+        response: requestReplies,
+        // For the OpenAPI document: steps with files are sent as multipart (JSON is taken too).
+        ...(multipart.has(endpoint) ? { consumes: ['multipart/form-data', 'application/json'] } : {}),
+      };
       // The step schemas' own Ajv (server/flows/registry.ts): JSON is taken as typed (no coercion: null is
       // not 0); multipart text fields take the schema's types (is_married "true" → true).
       const validatorCompiler = registry.validatorCompiler({ coerce: multipart.has(endpoint) });

@@ -5,6 +5,7 @@ import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest } from '../registration/requests';
+import { requestReplies } from '../lib/api-schemas';
 
 interface UserInfoBody extends AddressBodyFields {
   first_name: string;
@@ -45,7 +46,7 @@ export default (async (app) => {
    */
   app.post<{ Body: UserInfoBody }>(
     '/registration/update-user-info',
-    { onRequest: app.authenticate, schema: { body: { $ref: 'user-info.json#' } } },
+    { onRequest: app.authenticate, schema: { body: { $ref: 'user-info.json#' }, response: requestReplies } },
     async (request) => {
       const user = request.user as UserRow;
       const flow = app.flows.byType[user.registrationType as 1 | 2];

@@ -76,6 +76,15 @@ describe('production mode: the app with every real part (fakes standing in)', ()
     expect((await app.inject({ method: 'POST', url: '/api/checkout/pay_x/pay' })).statusCode).toBe(404);
   });
 
+  it('serves the OpenAPI document but not the browsable page', async () => {
+    const doc = await app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().openapi).toMatch(/^3\./);
+    expect(doc.json().paths['/api/checkout/{id}']).toBeUndefined();
+    expect((await app.inject({ method: 'GET', url: '/api/docs/' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui-bundle.js' })).statusCode).toBe(404);
+  });
+
   it('serves applicants: a registration is answered and its mail goes to the mailer', async () => {
     const email = uniqueEmail('productie');
     const user = await registerUser(app, { email });
