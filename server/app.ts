@@ -91,6 +91,9 @@ export function serverOptions(config: AppConfig, options: Pick<BuildOptions, 'lo
     // A number of hops is proxy-addr's "trust the n nearest": as a function, for Fastify's types.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // The database plugin migrates and seeds at start (a fresh embedded database: several seconds,
+    // more on a loaded machine): Fastify's default 10 s per plugin is too short for that.
+    pluginTimeout: 120_000,
     // X-Request-Id taken when safe, else made (server/lib/logging.ts); echoed in every answer.
     requestIdHeader: false,
     genReqId: requestId,
