@@ -1,15 +1,24 @@
-import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
-import { openDatabase, type Database, type Db } from './db';
+import type { Database } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
-import { MemoryAttemptLimiter, RedisAttemptLimiter, type AttemptLimiter } from './lib/attempt-limiter';
-import { Redis } from 'ioredis';
-import { registerAddressLimits } from './lib/rate-limits';
-import { loggerOptions } from './lib/logging';
+import { loggerOptions, requestId } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
-import { MailQueue, SmtpTransport, type MailQueueOptions, type MailTransport } from './mail/mailer';
+import type { MailQueueOptions, MailTransport } from './mail/mailer';
+import configPlugin from './plugins/config';
+import redisPlugin from './plugins/redis';
+import databasePlugin from './plugins/database';
+import flowsPlugin from './plugins/flows';
+import mailPlugin from './plugins/mail';
+import storagePlugin from './plugins/storage';
+import identityPlugin from './plugins/identity';
+import paymentsPlugin from './plugins/payments';
+import companyLookupPlugin from './plugins/company-lookup';
+import limitsPlugin from './plugins/limits';
+import docsPlugin from './plugins/docs';
 import authPlugin from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { compression, staticAssets } from './plugins/static-assets';
@@ -23,48 +32,26 @@ import unsubscribeRoutes from './routes/unsubscribe';
 import devRoutes from './routes/dev';
 import ssoRoutes from './routes/sso';
 import publicRoutes from './routes/public';
+import healthRoutes from './routes/health';
 import registrationRoutes from './routes/registration';
 import lostRoutes from './routes/lost';
 import overviewRoutes from './routes/overview';
 import documentRoutes from './routes/documents';
 import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
-import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
 import signatureRoutes from './routes/signature';
 import mailingAddressRoutes from './routes/mailing-address';
-import { createFileStorage, type FileStorage } from './storage/file-storage';
-import { createIdentityProvider } from './identity/service';
+import type { FileStorage } from './storage/file-storage';
 import type { IdentityProvider } from './identity/types';
 import paymentRoutes from './routes/payment';
-import { createPaymentProvider } from './payment/service';
 import type { PaymentProvider } from './payment/types';
-import { createCompanyLookup } from './company/service';
 import type { CompanyLookup } from './company/types';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    config: AppConfig;
-    db: Db;
-    database: Database;
-    /** The durable mail queue (`outbox` table) and, with SMTP, its sending worker. */
-    mailer: MailQueue;
-    limits: { loginEmail: AttemptLimiter; forgotEmail: AttemptLimiter };
-    /** The shared Redis (`REDIS_URL`): rate limits, login counters, ANAF cache and pace; null keeps them in this process. */
-    redis: Redis | null;
-    /** Prefix of every key this app writes in Redis. */
-    redisPrefix: string;
-    flows: FlowRegistry;
-    /** Uploaded files' bytes (an S3 bucket with S3_BUCKET, else DATA_DIR/files, or memory for tests). */
-    storage: FileStorage;
-    /** The identity verification provider: Veriff when configured, else the built-in simulator. */
-    identity: IdentityProvider;
-    /** Card payments: Stripe Checkout when configured, else the built-in checkout page. */
-    payments: PaymentProvider;
-    /** Company lookup by fiscal code ("Am PFA" step 2): ANAF when `COMPANY_LOOKUP=anaf`, else the local registry. */
-    companies: CompanyLookup;
     /** Every route the app registers, as registered (its schema included): the fuzz test walks them all. */
     registeredRoutes: RouteOptions[];
   }
@@ -98,116 +85,125 @@ function hopsTrusted(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
-/** The whole HTTP application as one Fastify instance; `server.ts` only listens. */
-export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+/** What the app plugin takes: the configuration, and fakes for the parts tests replace. */
+export interface AppOptions extends Omit<BuildOptions, 'logStream'> {
+  config: AppConfig;
+}
+
+/** Fastify's own options for this app (they are fixed when the instance is made, before any plugin). */
+export function serverOptions(config: AppConfig, options: Pick<BuildOptions, 'logStream'> = {}): FastifyServerOptions {
+  return {
     logger: config.logger || options.logStream ? loggerOptions(options.logStream) : false,
     // A number of hops is proxy-addr's "trust the n nearest": as a function, for Fastify's types.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // The database plugin migrates and seeds at start (a fresh embedded database: several seconds,
+    // more on a loaded machine): Fastify's default 10 s per plugin is too short for that.
+    pluginTimeout: 120_000,
+    // X-Request-Id taken when safe, else made (server/lib/logging.ts); echoed in every answer.
+    requestIdHeader: false,
+    genReqId: requestId,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
-  });
+  };
+}
 
-  const registeredRoutes: RouteOptions[] = [];
-  app.decorate('registeredRoutes', registeredRoutes);
-  app.addHook('onRoute', (route) => {
-    registeredRoutes.push(route);
-  });
-
-  const database = options.database ?? (await openDatabase(config));
-  if (!options.database) app.addHook('onClose', () => database.close());
-  const flows = loadFlowRegistry();
-  app.decorate('config', config);
-  app.decorate('flows', flows);
-  app.decorate('database', database);
-  app.decorate('db', database.db);
-  const mailTransport = options.mailTransport ?? (config.smtpUrl ? new SmtpTransport(config.smtpUrl, config.mailFrom) : null);
-  const mailer = new MailQueue(database.db, mailTransport, options.mailQueue, (error) => app.log.error(error));
-  app.decorate('mailer', mailer);
-  app.addHook('onReady', async () => mailer.start());
-  app.addHook('preClose', async () => mailer.stop());
-  const storage = options.storage ?? createFileStorage(config);
-  app.decorate('storage', storage);
-  if (!options.storage && storage.close) app.addHook('onClose', async () => storage.close?.());
-  app.decorate('identity', options.identity ?? createIdentityProvider(config, database.db));
-  app.decorate('payments', options.payments ?? createPaymentProvider(config));
-  // With REDIS_URL every instance shares the counters; while Redis is unreachable a command fails
-  // after one reconnection attempt (the limited routes answer 503) instead of holding the request.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : null;
-  if (redis) {
-    // A lost connection is retried by ioredis; commands meanwhile fail (and are answered as errors).
-    redis.on('error', (error) => app.log.warn({ err: error }, 'redis'));
-    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
-  }
-  const redisPrefix = options.redisKeyPrefix ?? `${config.productSlug}:`;
-  app.decorate('redis', redis);
-  app.decorate('redisPrefix', redisPrefix);
-  app.decorate('limits', {
-    loginEmail: redis
-      ? new RedisAttemptLimiter(redis, `${redisPrefix}attempts:login-email:`, config.loginMaxAttempts, config.loginWindowMs)
-      : new MemoryAttemptLimiter(config.loginMaxAttempts, config.loginWindowMs),
-    forgotEmail: redis
-      ? new RedisAttemptLimiter(redis, `${redisPrefix}attempts:forgot-email:`, 5, config.loginWindowMs)
-      : new MemoryAttemptLimiter(5, config.loginWindowMs),
-  });
-  app.decorate('companies', options.companies ?? createCompanyLookup(config, database.db, redis && { redis, prefix: `${redisPrefix}anaf:` }));
-
-  registerSecurityHeaders(app, config);
-
-  app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
-    if (error instanceof FieldValidationError) {
-      return reply.code(422).send({ message: error.message, payload: error.fields });
-    }
-    if (error instanceof HttpError) {
-      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
-      if (error.statusCode === 429) reply.header('Retry-After', String((error.payload as { retry_after?: number })?.retry_after ?? 60));
-      return reply.code(error.statusCode).send({ message: error.message, payload: error.payload });
-    }
-    if ('validation' in error && error.validation) {
-      return reply.code(422).send({ message: 'Datele trimise nu sunt valide.', payload: fieldErrorsFromValidation(error) });
-    }
-    const status = 'statusCode' in error && error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error(error);
-    return reply.code(status).send({
-      message: status >= 500 ? 'A apărut o eroare. Te rugăm să încerci din nou.' : (REQUEST_ERRORS[status] ?? error.message),
-      payload: null,
+/**
+ * The whole HTTP application as one plugin: the capabilities (server/plugins/, each named with its
+ * dependencies), the error envelope, then the routes. Not encapsulated, so `app.db`, `app.config`, …
+ * are the instance's own.
+ */
+export const appPlugin = fp<AppOptions>(
+  async (app, options) => {
+    const { config } = options;
+    const registeredRoutes: RouteOptions[] = [];
+    app.decorate('registeredRoutes', registeredRoutes);
+    app.addHook('onRoute', (route) => {
+      registeredRoutes.push(route);
     });
-  });
 
-  // Every route: params, query and body hold no NUL or other control character (server/lib/input-limits.ts).
-  app.addHook('preHandler', refuseControlCharacters);
+    await app.register(configPlugin, { config });
+    await app.register(databasePlugin, { database: options.database });
+    await app.register(flowsPlugin);
+    await app.register(redisPlugin, { keyPrefix: options.redisKeyPrefix });
+    await app.register(mailPlugin, { transport: options.mailTransport, queue: options.mailQueue });
+    await app.register(storagePlugin, { storage: options.storage });
+    await app.register(identityPlugin, { identity: options.identity });
+    await app.register(paymentsPlugin, { payments: options.payments });
+    await app.register(companyLookupPlugin, { companies: options.companies });
 
-  await app.register(fastifyCookie);
-  await app.register(compression);
-  // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
-  await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
-  await app.register(authPlugin);
-  // Per-address limits (login failures, registration, uploads, …): before the routes that use them.
-  await registerAddressLimits(app);
-  await app.register(publicRoutes, { prefix: '/api' });
-  await app.register(accountRoutes, { prefix: '/api' });
-  await app.register(passwordRoutes, { prefix: '/api' });
-  await app.register(emailRoutes, { prefix: '/api' });
-  await app.register(partnerRoutes, { prefix: '/api' });
-  await app.register(userRoutes, { prefix: '/api' });
-  await app.register(nomenclatureRoutes, { prefix: '/api' });
-  await app.register(unsubscribeRoutes, { prefix: '/api' });
-  await app.register(registrationRoutes, { prefix: '/api', registry: flows });
-  await app.register(lostRoutes, { prefix: '/api', registry: flows });
-  await app.register(fileRoutes, { prefix: '/api' });
-  await app.register(identityRoutes, { prefix: '/api' });
-  await app.register(userInfoRoutes, { prefix: '/api' });
-  await app.register(signatureRoutes, { prefix: '/api' });
-  await app.register(mailingAddressRoutes, { prefix: '/api' });
-  await app.register(overviewRoutes, { prefix: '/api' });
-  await app.register(documentRoutes, { prefix: '/api' });
-  await app.register(statusRoutes, { prefix: '/api' });
-  await app.register(opsRoutes, { prefix: '/api' });
-  await app.register(paymentRoutes, { prefix: '/api' });
-  await app.register(devRoutes);
-  await app.register(ssoRoutes);
+    registerSecurityHeaders(app, config);
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Request-Id', request.id);
+    });
 
-  await app.register(staticAssets);
+    app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
+      if (error instanceof FieldValidationError) {
+        return reply.code(422).send({ message: error.message, payload: error.fields });
+      }
+      if (error instanceof HttpError) {
+        if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
+        if (error.statusCode === 429) reply.header('Retry-After', String((error.payload as { retry_after?: number })?.retry_after ?? 60));
+        return reply.code(error.statusCode).send({ message: error.message, payload: error.payload });
+      }
+      if ('validation' in error && error.validation) {
+        return reply.code(422).send({ message: 'Datele trimise nu sunt valide.', payload: fieldErrorsFromValidation(error) });
+      }
+      const status = 'statusCode' in error && error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+      if (status >= 500) request.log.error(error);
+      return reply.code(status).send({
+        message: status >= 500 ? 'A apărut o eroare. Te rugăm să încerci din nou.' : (REQUEST_ERRORS[status] ?? error.message),
+        payload: null,
+      });
+    });
 
+    // Every route: params, query and body hold no NUL or other control character (server/lib/input-limits.ts).
+    app.addHook('preHandler', refuseControlCharacters);
+
+    await app.register(fastifyCookie);
+    await app.register(compression);
+    // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
+    await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
+    await app.register(authPlugin);
+    // Per-address limits (login failures, registration, uploads, …): before the routes that use them.
+    await app.register(limitsPlugin);
+    // The OpenAPI document collects the routes registered after it.
+    await app.register(docsPlugin);
+    await app.register(publicRoutes, { prefix: '/api' });
+    await app.register(healthRoutes, { prefix: '/api' });
+    await app.register(accountRoutes, { prefix: '/api' });
+    await app.register(passwordRoutes, { prefix: '/api' });
+    await app.register(emailRoutes, { prefix: '/api' });
+    await app.register(partnerRoutes, { prefix: '/api' });
+    await app.register(userRoutes, { prefix: '/api' });
+    await app.register(nomenclatureRoutes, { prefix: '/api' });
+    await app.register(unsubscribeRoutes, { prefix: '/api' });
+    await app.register(registrationRoutes, { prefix: '/api', registry: app.flows });
+    await app.register(lostRoutes, { prefix: '/api', registry: app.flows });
+    await app.register(fileRoutes, { prefix: '/api' });
+    await app.register(identityRoutes, { prefix: '/api' });
+    await app.register(userInfoRoutes, { prefix: '/api' });
+    await app.register(signatureRoutes, { prefix: '/api' });
+    await app.register(mailingAddressRoutes, { prefix: '/api' });
+    await app.register(overviewRoutes, { prefix: '/api' });
+    await app.register(documentRoutes, { prefix: '/api' });
+    await app.register(statusRoutes, { prefix: '/api' });
+    await app.register(opsRoutes, { prefix: '/api' });
+    await app.register(paymentRoutes, { prefix: '/api' });
+    await app.register(devRoutes);
+    await app.register(ssoRoutes);
+
+    await app.register(staticAssets);
+  },
+  {
+    name: 'app',
+    fastify: '5.x',
+  },
+);
+
+/** A Fastify instance running the app plugin; `server.ts` only starts it, tests pass fakes in `options`. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { logStream, ...parts } = options;
+  const app = Fastify(serverOptions(config, { logStream }));
+  await app.register(appPlugin, { config, ...parts });
   return app;
 }

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { ErrorObject } from 'ajv';
+import envSchema from 'env-schema';
 
 /** Every setting of the server, read once from the environment (README "Configuration"). */
 export interface AppConfig {
@@ -77,21 +79,23 @@ export interface AppConfig {
   companyLookup: 'local' | 'anaf';
   /** ANAF public web services base URL (`COMPANY_LOOKUP=anaf`); tests point it at a fake. */
   anafApiUrl: string;
-  /** redis://…: rate limits and the ANAF cache and pace shared by every instance; unset, kept in this process. */
+  /** redis://… shared by every instance (rate limits, ANAF cache and pace); unset: in-memory (one process). */
   redisUrl: string | null;
-  /** Uploaded files in an S3 bucket (`S3_BUCKET` set); null: on local disk under DATA_DIR/files. */
+  /** Uploaded files in an S3 bucket (`S3_BUCKET` set); null: on local disk under DATA_DIR/files (one machine). */
   s3: S3Config | null;
+  /** Graceful shutdown: in-flight requests get this long to finish before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
+/** S3 (or an S3-compatible server such as MinIO) holding uploaded files. */
 export interface S3Config {
   bucket: string;
-  /** An S3-compatible server (MinIO, …); unset: AWS. */
+  /** Another endpoint than AWS's (MinIO, s3rver in tests). */
   endpoint: string | null;
   region: string;
-  /** Unset: the SDK's default credential chain (instance role, AWS_* variables). */
   accessKeyId: string | null;
   secretAccessKey: string | null;
-  /** Path-style addresses (`endpoint/bucket/key`), which most S3-compatible servers need. */
+  /** Path-style addressing (`endpoint/bucket/key`), needed by most S3-compatible servers. */
   forcePathStyle: boolean;
 }
 
@@ -104,10 +108,163 @@ export interface RateLimits {
   companyLookup: number;
 }
 
-function companyLookup(value: string | undefined): 'local' | 'anaf' {
-  const choice = (value ?? '').trim().toLowerCase() || 'local';
-  if (choice !== 'local' && choice !== 'anaf') throw new Error(`COMPANY_LOOKUP must be "local" or "anaf", not "${value}".`);
-  return choice;
+/** Variables whose value is a secret: never repeated in an error message. */
+const SECRETS = new Set(['ID_TOKEN_SECRET', 'OPS_TOKEN', 'VERIFF_API_KEY', 'VERIFF_SHARED_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'DATABASE_URL', 'REDIS_URL']);
+
+const count = (minimum: number, fallback: number) => ({ type: 'integer', minimum, default: fallback });
+const text = { type: 'string' };
+const httpUrl = { type: 'string', pattern: '^https?://' };
+
+/**
+ * Every variable the server reads (README "Configuration"), as a JSON Schema checked by env-schema
+ * at start. Numbers are numbers (`PORT=abc`, an empty `LOGIN_MAX_ATTEMPTS`: refused, never NaN or
+ * 0); an empty text variable counts as unset. `NODE_ENV=production` makes every real part required.
+ */
+export const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    NODE_ENV: text,
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    HOST: text,
+    TRUST_PROXY: text,
+    DATA_DIR: text,
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    PUBLIC_URL: httpUrl,
+    PRODUCT_NAME: { type: 'string', default: 'Ghișeu' },
+    PRODUCT_SLUG: { type: 'string', pattern: '^[a-z0-9-]+$', default: 'ghiseu' },
+    SMTP_URL: { type: 'string', pattern: '^smtps?://' },
+    MAIL_FROM: { type: 'string', default: 'Ghișeu <no-reply@ghiseu.local>' },
+    DASHBOARD_URL: httpUrl,
+    SUPPORT_WIDGET_URL: httpUrl,
+    MAIN_SITE_URL: httpUrl,
+    CONTACT_EMAIL: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+    AUTH_CALLBACK_ORIGINS: text,
+    SERVE_STATIC: text,
+    STATIC_DIR: { type: 'string', default: 'dist' },
+    LOG: text,
+    LOGIN_MAX_ATTEMPTS: count(1, 10),
+    LOGIN_WINDOW_MS: count(1, 15 * 60 * 1000),
+    LOGIN_ADDRESS_MAX_FAILURES: count(1, 50),
+    REGISTER_LIMIT_PER_HOUR: count(1, 20),
+    FORGOT_PASSWORD_LIMIT_PER_HOUR: count(1, 20),
+    IDENTITY_SESSION_LIMIT_PER_HOUR: count(1, 30),
+    UPLOAD_LIMIT_PER_HOUR: count(1, 300),
+    COMPANY_LOOKUP_LIMIT_PER_HOUR: count(1, 60),
+    ACCESS_TOKEN_TTL_DAYS: count(1, 30),
+    ACCESS_TOKEN_IDLE_MINUTES: count(1, 120),
+    PASSWORD_HASH_THREADS: { type: 'integer', minimum: 1 },
+    ID_TOKEN_SECRET: { type: 'string', minLength: 32 },
+    OPS_TOKEN: { type: 'string', minLength: 16 },
+    VERIFF_API_KEY: text,
+    VERIFF_SHARED_SECRET: text,
+    VERIFF_BASE_URL: httpUrl,
+    IDV_SIMULATOR_DELAY_MS: count(0, 3000),
+    IDV_MAX_UPLOAD_BYTES: count(1, 10 * 1024 * 1024),
+    STRIPE_SECRET_KEY: text,
+    STRIPE_WEBHOOK_SECRET: text,
+    STRIPE_API_URL: httpUrl,
+    COMPANY_LOOKUP: { type: 'string', enum: ['local', 'anaf'], default: 'local' },
+    ANAF_API_URL: httpUrl,
+    REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    S3_BUCKET: { type: 'string', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' },
+    S3_ENDPOINT: httpUrl,
+    S3_REGION: { type: 'string', default: 'us-east-1' },
+    S3_ACCESS_KEY_ID: text,
+    S3_SECRET_ACCESS_KEY: text,
+    S3_FORCE_PATH_STYLE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    SHUTDOWN_TIMEOUT_MS: count(1, 10_000),
+  },
+  dependencies: {
+    VERIFF_API_KEY: ['VERIFF_SHARED_SECRET'],
+    STRIPE_SECRET_KEY: ['STRIPE_WEBHOOK_SECRET'],
+    S3_BUCKET: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'],
+  },
+  if: { properties: { NODE_ENV: { const: 'production' } }, required: ['NODE_ENV'] },
+  then: { required: [] as string[] },
+};
+
+/**
+ * What production needs (issue 16): every real part. Without one of them the server refuses to start
+ * instead of silently using a development stand-in (PGlite, the outbox, the simulator, the built-in
+ * checkout, a key kept in DATA_DIR).
+ */
+export const PRODUCTION_REQUIRED = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'S3_BUCKET',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'SMTP_URL',
+  'VERIFF_API_KEY',
+  'VERIFF_SHARED_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'ID_TOKEN_SECRET',
+  'OPS_TOKEN',
+  'PUBLIC_URL',
+] as const;
+ENV_SCHEMA.then.required = [...PRODUCTION_REQUIRED];
+
+/** Variables holding one URL (checked to parse, beyond their scheme pattern). */
+const URL_VARIABLES = ['DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'DASHBOARD_URL', 'SUPPORT_WIDGET_URL', 'MAIN_SITE_URL', 'VERIFF_BASE_URL', 'STRIPE_API_URL', 'ANAF_API_URL', 'REDIS_URL', 'S3_ENDPOINT'];
+
+/** Every missing or malformed variable, in one message (Romanian / English), thrown by loadConfig. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Configurația nu este validă; serverul nu pornește. / The configuration is not valid; the server does not start.\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+function shown(name: string, value: unknown): string {
+  return SECRETS.has(name) ? '' : ` („${String(value)}”)`;
+}
+
+function describe(error: ErrorObject, env: Record<string, unknown>): string {
+  if (error.keyword === 'required') {
+    const name = (error.params as { missingProperty: string }).missingProperty;
+    return `${name}: lipsește, obligatorie cu NODE_ENV=production / missing, required with NODE_ENV=production`;
+  }
+  if (error.keyword === 'dependencies') {
+    const { property, missingProperty } = error.params as { property: string; missingProperty: string };
+    return `${missingProperty}: lipsește, obligatorie cu ${property} / missing, required with ${property}`;
+  }
+  const name = error.instancePath.replace(/^\//, '');
+  const value = shown(name, env[name]);
+  switch (error.keyword) {
+    case 'type':
+      return `${name}${value}: nu este un număr întreg / is not a whole number`;
+    case 'minimum':
+    case 'maximum':
+      return `${name}${value}: trebuie să fie ${error.message?.replace('must be', '').trim()} / must be ${error.message?.replace('must be', '').trim()}`;
+    case 'minLength': {
+      const limit = (error.params as { limit: number }).limit;
+      return `${name}: trebuie să aibă cel puțin ${limit} caractere / must have at least ${limit} characters`;
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: string[] }).allowedValues.map((v) => `"${v}"`).join(', ');
+      return `${name}${value}: trebuie să fie unul dintre ${allowed} / must be one of ${allowed}`;
+    }
+    case 'pattern':
+      return `${name}${value}: ${PATTERN_HINTS[name] ?? 'nu are forma cerută / is not in the expected form'}`;
+    default:
+      return `${name}: ${error.message ?? 'invalid'}`;
+  }
+}
+
+const URL_HINT = 'nu este o adresă http(s):// validă / is not a valid http(s):// URL';
+const PATTERN_HINTS: Record<string, string> = {
+  DATABASE_URL: 'nu este o adresă postgres:// validă / is not a valid postgres:// URL',
+  SMTP_URL: 'nu este o adresă smtp:// sau smtps:// validă / is not a valid smtp:// or smtps:// URL',
+  REDIS_URL: 'nu este o adresă redis:// sau rediss:// validă / is not a valid redis:// or rediss:// URL',
+  S3_BUCKET: 'nu este un nume de bucket S3 valid / is not a valid S3 bucket name',
+  PRODUCT_SLUG: 'doar litere mici, cifre și cratimă / only lower-case letters, digits and hyphens',
+  CONTACT_EMAIL: 'nu este o adresă de e-mail / is not an e-mail address',
+};
+for (const name of ['PUBLIC_URL', 'DASHBOARD_URL', 'SUPPORT_WIDGET_URL', 'MAIN_SITE_URL', 'VERIFF_BASE_URL', 'STRIPE_API_URL', 'ANAF_API_URL', 'S3_ENDPOINT']) {
+  PATTERN_HINTS[name] = URL_HINT;
 }
 
 /** TRUST_PROXY: unset or false, true, a number of proxy hops, or a comma list of proxy addresses/CIDRs. */
@@ -123,69 +280,124 @@ function list(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => new URL(s).origin);
+    .filter(Boolean);
 }
 
+const NUMERIC = new Set(Object.entries(ENV_SCHEMA.properties).filter(([, p]) => p.type === 'integer').map(([name]) => name));
+
+/** The values of the variables the schema knows: texts trimmed, empty texts unset (numbers keep '' so it is refused). */
+function readable(env: NodeJS.ProcessEnv): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const name of Object.keys(ENV_SCHEMA.properties)) {
+    const raw = env[name];
+    if (raw === undefined) continue;
+    const value = name === 'COMPANY_LOOKUP' ? raw.trim().toLowerCase() : NUMERIC.has(name) ? raw : raw.trim();
+    if (value === '' && !NUMERIC.has(name)) continue;
+    data[name] = value;
+  }
+  return data;
+}
+
+type Env = Record<string, string | number | undefined>;
+
+/** The environment checked against ENV_SCHEMA: typed values and defaults, or a ConfigError listing every problem. */
+export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const data = readable(env);
+  const problems: string[] = [];
+  let parsed: Env = {};
+  try {
+    parsed = envSchema<Env>({ schema: structuredClone(ENV_SCHEMA), data, env: false });
+  } catch (error) {
+    const errors = (error as { errors?: ErrorObject[] }).errors;
+    if (!errors) throw error;
+    // A production `then` failing adds a summary error (keyword "if") after the missing ones.
+    for (const e of errors) if (e.keyword !== 'if') problems.push(describe(e, data));
+  }
+  for (const name of URL_VARIABLES) {
+    const value = data[name];
+    if (value !== undefined && !URL.canParse(value) && !problems.some((p) => p.startsWith(`${name}`))) {
+      problems.push(`${name}${shown(name, value)}: ${PATTERN_HINTS[name] ?? URL_HINT}`);
+    }
+  }
+  for (const origin of list(data.AUTH_CALLBACK_ORIGINS)) {
+    if (!/^https?:\/\//.test(origin) || !URL.canParse(origin)) problems.push(`AUTH_CALLBACK_ORIGINS („${origin}”): ${URL_HINT}`);
+  }
+  // One line per variable (a secret missing in production is also missing "with" its partner key).
+  const byName = new Map<string, string>();
+  for (const problem of problems) {
+    const name = /^[A-Z0-9_]+/.exec(problem)?.[0] ?? problem;
+    if (!byName.has(name)) byName.set(name, problem);
+  }
+  if (byName.size > 0) throw new ConfigError([...byName.values()]);
+  return parsed;
+}
+
+const str = (value: string | number | undefined): string | null => (value === undefined ? null : String(value));
+const num = (value: string | number | undefined): number => Number(value);
+const withoutSlash = (value: string) => value.replace(/\/+$/, '');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const port = Number(env.PORT ?? 3000);
-  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  const production = env.NODE_ENV === 'production';
+  const e = parseEnv(env);
+  const port = num(e.PORT);
+  const publicUrl = withoutSlash(str(e.PUBLIC_URL) ?? `http://localhost:${port}`);
+  const production = e.NODE_ENV === 'production';
   return {
     production,
     port,
-    host: env.HOST || (production ? '0.0.0.0' : 'localhost'),
-    trustProxy: trustProxy(env.TRUST_PROXY),
-    dataDir: env.DATA_DIR ?? path.resolve('data'),
-    databaseUrl: env.DATABASE_URL || null,
+    host: str(e.HOST) ?? (production ? '0.0.0.0' : 'localhost'),
+    trustProxy: trustProxy(str(e.TRUST_PROXY) ?? undefined),
+    // DATA_DIR set but empty: the current folder, as before the schema (path.resolve('')).
+    dataDir: env.DATA_DIR !== undefined ? (str(e.DATA_DIR) ?? '') : path.resolve('data'),
+    databaseUrl: str(e.DATABASE_URL),
     publicUrl,
-    publicUrlSet: !!env.PUBLIC_URL,
-    productName: env.PRODUCT_NAME ?? 'Ghișeu',
-    productSlug: env.PRODUCT_SLUG ?? 'ghiseu',
-    smtpUrl: env.SMTP_URL || null,
-    mailFrom: env.MAIL_FROM ?? 'Ghișeu <no-reply@ghiseu.local>',
-    dashboardUrl: (env.DASHBOARD_URL || publicUrl).replace(/\/+$/, ''),
-    supportWidgetUrl: env.SUPPORT_WIDGET_URL || null,
-    siteUrl: env.MAIN_SITE_URL || null,
-    contactEmail: env.CONTACT_EMAIL || null,
-    authCallbackOrigins: list(env.AUTH_CALLBACK_ORIGINS),
-    serveStatic: env.SERVE_STATIC !== '0',
-    staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
-    logger: env.LOG !== '0' && env.NODE_ENV !== 'test',
-    loginMaxAttempts: Number(env.LOGIN_MAX_ATTEMPTS ?? 10),
-    loginWindowMs: Number(env.LOGIN_WINDOW_MS ?? 15 * 60 * 1000),
-    loginAddressMaxFailures: Number(env.LOGIN_ADDRESS_MAX_FAILURES ?? 50),
+    publicUrlSet: e.PUBLIC_URL !== undefined,
+    productName: String(e.PRODUCT_NAME),
+    productSlug: String(e.PRODUCT_SLUG),
+    smtpUrl: str(e.SMTP_URL),
+    mailFrom: String(e.MAIL_FROM),
+    dashboardUrl: withoutSlash(str(e.DASHBOARD_URL) ?? publicUrl),
+    supportWidgetUrl: str(e.SUPPORT_WIDGET_URL),
+    siteUrl: str(e.MAIN_SITE_URL),
+    contactEmail: str(e.CONTACT_EMAIL),
+    authCallbackOrigins: list(str(e.AUTH_CALLBACK_ORIGINS) ?? undefined).map((s) => new URL(s).origin),
+    serveStatic: e.SERVE_STATIC !== '0',
+    staticDir: path.resolve(String(e.STATIC_DIR)),
+    logger: e.LOG !== '0' && e.NODE_ENV !== 'test',
+    loginMaxAttempts: num(e.LOGIN_MAX_ATTEMPTS),
+    loginWindowMs: num(e.LOGIN_WINDOW_MS),
+    loginAddressMaxFailures: num(e.LOGIN_ADDRESS_MAX_FAILURES),
     rateLimits: {
-      register: Number(env.REGISTER_LIMIT_PER_HOUR ?? 20),
-      forgotPassword: Number(env.FORGOT_PASSWORD_LIMIT_PER_HOUR ?? 20),
-      identitySession: Number(env.IDENTITY_SESSION_LIMIT_PER_HOUR ?? 30),
-      upload: Number(env.UPLOAD_LIMIT_PER_HOUR ?? 300),
-      companyLookup: Number(env.COMPANY_LOOKUP_LIMIT_PER_HOUR ?? 60),
+      register: num(e.REGISTER_LIMIT_PER_HOUR),
+      forgotPassword: num(e.FORGOT_PASSWORD_LIMIT_PER_HOUR),
+      identitySession: num(e.IDENTITY_SESSION_LIMIT_PER_HOUR),
+      upload: num(e.UPLOAD_LIMIT_PER_HOUR),
+      companyLookup: num(e.COMPANY_LOOKUP_LIMIT_PER_HOUR),
     },
-    accessTokenTtlDays: Number(env.ACCESS_TOKEN_TTL_DAYS ?? 30),
-    accessTokenIdleMinutes: Number(env.ACCESS_TOKEN_IDLE_MINUTES ?? 120),
-    idTokenSecret: env.ID_TOKEN_SECRET || null,
-    opsToken: env.OPS_TOKEN || null,
-    veriffApiKey: env.VERIFF_API_KEY || null,
-    veriffSharedSecret: env.VERIFF_SHARED_SECRET || null,
-    veriffBaseUrl: (env.VERIFF_BASE_URL || 'https://stationapi.veriff.com').replace(/\/+$/, ''),
-    idvSimulatorDelayMs: Number(env.IDV_SIMULATOR_DELAY_MS ?? 3000),
-    idvMaxUploadBytes: Number(env.IDV_MAX_UPLOAD_BYTES ?? 10 * 1024 * 1024),
-    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
-    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
-    stripeApiUrl: env.STRIPE_API_URL || null,
-    companyLookup: companyLookup(env.COMPANY_LOOKUP),
-    anafApiUrl: (env.ANAF_API_URL || 'https://webservicesp.anaf.ro').replace(/\/+$/, ''),
-    redisUrl: env.REDIS_URL || null,
-    s3: env.S3_BUCKET
+    accessTokenTtlDays: num(e.ACCESS_TOKEN_TTL_DAYS),
+    accessTokenIdleMinutes: num(e.ACCESS_TOKEN_IDLE_MINUTES),
+    idTokenSecret: str(e.ID_TOKEN_SECRET),
+    opsToken: str(e.OPS_TOKEN),
+    veriffApiKey: str(e.VERIFF_API_KEY),
+    veriffSharedSecret: str(e.VERIFF_SHARED_SECRET),
+    veriffBaseUrl: withoutSlash(str(e.VERIFF_BASE_URL) ?? 'https://stationapi.veriff.com'),
+    idvSimulatorDelayMs: num(e.IDV_SIMULATOR_DELAY_MS),
+    idvMaxUploadBytes: num(e.IDV_MAX_UPLOAD_BYTES),
+    stripeSecretKey: str(e.STRIPE_SECRET_KEY),
+    stripeWebhookSecret: str(e.STRIPE_WEBHOOK_SECRET),
+    stripeApiUrl: str(e.STRIPE_API_URL),
+    companyLookup: e.COMPANY_LOOKUP === 'anaf' ? 'anaf' : 'local',
+    anafApiUrl: withoutSlash(str(e.ANAF_API_URL) ?? 'https://webservicesp.anaf.ro'),
+    redisUrl: str(e.REDIS_URL),
+    s3: str(e.S3_BUCKET)
       ? {
-          bucket: env.S3_BUCKET,
-          endpoint: env.S3_ENDPOINT || null,
-          region: env.S3_REGION || 'us-east-1',
-          accessKeyId: env.S3_ACCESS_KEY_ID || null,
-          secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
-          forcePathStyle: ['1', 'true'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
+          bucket: String(e.S3_BUCKET),
+          endpoint: str(e.S3_ENDPOINT),
+          region: String(e.S3_REGION),
+          accessKeyId: str(e.S3_ACCESS_KEY_ID),
+          secretAccessKey: str(e.S3_SECRET_ACCESS_KEY),
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
         }
       : null,
+    shutdownTimeoutMs: num(e.SHUTDOWN_TIMEOUT_MS),
   };
 }

@@ -1,14 +1,17 @@
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { startServer } from './start';
 
-const config = loadConfig();
-const app = await buildApp(config);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
+// The entry only starts the app (server/app.ts): configuration first, refused as a whole when wrong.
+let config: AppConfig;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 }
 
-await app.listen({ port: config.port, host: config.host });
-console.log(`${config.productName} ascultă pe http://localhost:${config.port} (baza de date: ${app.database.kind})`);
+const app = await buildApp(config);
+const port = await startServer(app, config);
+console.log(`${config.productName} ascultă pe http://localhost:${port} (baza de date: ${app.database.kind})`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
 import type { Flow } from '../../src/core/flow';
 import type { RegistrationTypeValue } from '../../src/core/registration';
 
@@ -22,10 +23,10 @@ export interface FlowRegistry {
   /** Validates form data against a step schema ($id). */
   validate(schemaId: string, data: unknown): ErrorObject[] | null;
   /**
-   * A multipart body's text fields turned, in place, into the types the step schema declares
-   * ("true" → true, "2" → 2, "" → null), as Ajv's coerceTypes does; what does not fit stays as sent.
+   * Fastify's validator compiler for step routes, whose bodies reference these schemas by `$id`:
+   * without coercion (JSON: null is not 0, "1" is not 1) or with it (multipart text fields).
    */
-  coerce(schemaId: string, data: Record<string, unknown>): void;
+  validatorCompiler(options: { coerce: boolean }): FastifySchemaCompiler<unknown>;
 }
 
 function readJson<T>(file: string): T {
@@ -62,9 +63,9 @@ export function loadFlowRegistry(): FlowRegistry {
   const schemas = readSchemas();
   const validators = new Map<string, ValidateFunction>();
   for (const [id, schema] of schemas) validators.set(id, ajv.compile(schema));
+  // Multipart bodies: text fields take the types the schema declares ("true" → true, "2" → 2, "" → null).
   const coercing = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
-  const coercers = new Map<string, ValidateFunction>();
-  for (const [id, schema] of schemas) coercers.set(id, coercing.compile(schema));
+  for (const schema of schemas.values()) coercing.addSchema(schema);
 
   const flows = readFlows().map(({ file, flow }) => {
     if (!checkFlow(flow)) {
@@ -85,10 +86,22 @@ export function loadFlowRegistry(): FlowRegistry {
       if (!validator) throw new Error(`unknown step schema ${schemaId}`);
       return validator(data) ? null : (validator.errors ?? []);
     },
-    coerce(schemaId, data) {
-      const coercer = coercers.get(schemaId);
-      if (!coercer) throw new Error(`unknown step schema ${schemaId}`);
-      coercer(data);
+    validatorCompiler({ coerce }) {
+      if (!coerce) return ({ schema }) => ajv.compile(schema as object);
+      return ({ schema }) => {
+        // Two passes, as `if` sees values before `properties` coerce them: the text fields take their
+        // types first (what does not fit stays as sent), then the typed body is checked.
+        const coerceTypes = coercing.compile(schema as object);
+        const check = ajv.compile(schema as object);
+        const validate = (data: unknown) => {
+          coerceTypes(data);
+          const valid = check(data);
+          validate.errors = check.errors;
+          return valid;
+        };
+        validate.errors = null as ErrorObject[] | null | undefined;
+        return validate;
+      };
     },
   };
 }

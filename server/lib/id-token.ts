@@ -6,12 +6,14 @@ import { SignJWT, jwtVerify } from 'jose';
 
 const keys = new WeakMap<FastifyInstance, Buffer>();
 
-/** `ID_TOKEN_SECRET`, else a random key created once and kept in DATA_DIR (in memory for ':memory:'). */
+/** `ID_TOKEN_SECRET`, else (development only) a random key created once and kept in DATA_DIR (in memory for ':memory:'). */
 function signingKey(app: FastifyInstance): Buffer {
   let key = keys.get(app);
   if (key) return key;
   const { idTokenSecret, dataDir } = app.config;
   if (idTokenSecret) key = Buffer.from(idTokenSecret);
+  // Production: keys come from the environment only (server/config.ts refuses to start without it).
+  else if (app.config.production) throw new Error('ID_TOKEN_SECRET is required in production');
   else if (dataDir === ':memory:') key = randomBytes(32);
   else {
     const file = path.join(dataDir, 'id-token.key');

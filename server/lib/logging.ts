@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 
 /**
@@ -97,4 +99,16 @@ export function loggerOptions(stream?: NodeJS.WritableStream): FastifyServerOpti
       err: (error: Error) => serializeError(error) as { type: string; message: string; stack: string },
     },
   };
+}
+
+/** A request id a client or proxy may choose: short, and only characters safe in a log line and a header. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * The request's id (`reqId` in every log line of the request, `X-Request-Id` in the answer): the
+ * `X-Request-Id` the proxy or client sent when it is short and safe, else a new UUID.
+ */
+export function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }

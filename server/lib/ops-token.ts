@@ -9,14 +9,18 @@ export const OPS_TOKEN_MIN_LENGTH = 16;
 
 /**
  * The operator API's bearer token: `OPS_TOKEN`, else a random token created once and kept in
- * `DATA_DIR/ops-token` (mode 0600), the way the id-token key is kept. Null (the API is off) for
+ * `DATA_DIR/ops-token` (mode 0600), the way the id-token key is kept (development only: production
+ * takes it from the environment). Null (the API is off) for
  * `DATA_DIR=:memory:` without `OPS_TOKEN`: nobody could read a token that lives nowhere.
  */
-export function resolveOpsToken(config: { opsToken: string | null; dataDir: string }): string | null {
+export function resolveOpsToken(config: { opsToken: string | null; dataDir: string; production?: boolean }): string | null {
   if (config.opsToken) {
     if (config.opsToken.length < OPS_TOKEN_MIN_LENGTH) throw new Error(`OPS_TOKEN must have at least ${OPS_TOKEN_MIN_LENGTH} characters`);
     return config.opsToken;
   }
+  // Production: tokens come from the environment only (server/config.ts refuses to start without
+  // it); nothing is generated into DATA_DIR, the operator API is off.
+  if (config.production) return null;
   if (config.dataDir === ':memory:') return null;
   const file = path.join(config.dataDir, OPS_TOKEN_FILE);
   fs.mkdirSync(config.dataDir, { recursive: true });

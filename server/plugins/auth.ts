@@ -33,4 +33,4 @@ export default fp(async (app) => {
     request.user = found.user;
     request.tokenId = found.token.id;
   });
-});
+}, { name: 'auth', dependencies: ['config', 'database'], fastify: '5.x' });

@@ -11,6 +11,10 @@ import { signIdToken } from '../lib/id-token';
 import { queueVerificationMail } from './email';
 import { randomBytes } from 'node:crypto';
 import { dbId } from '../lib/input-limits';
+import { replies } from '../lib/api-schemas';
+
+/** Login, registration, auto-login: the signed-in user. */
+const userReplies = replies({ $ref: 'session-user.json#' }, 'The signed-in user');
 
 const emailSchema = { type: 'string', format: 'email', maxLength: 254 } as const;
 const WRONG_CREDENTIALS = 'Datele de autentificare sunt incorecte.';
@@ -87,7 +91,7 @@ export default (async (app) => {
     return { secret, user: await sessionUser(db, user, secret, config.productSlug) };
   }
 
-  app.post<{ Body: LoginPayload }>('/login', { schema: { body: loginBody } }, async (request) => {
+  app.post<{ Body: LoginPayload }>('/login', { schema: { body: loginBody, response: userReplies } }, async (request) => {
     const user = await checkCredentials(request, request.body.email, request.body.password);
     return { message: 'Te-ai autentificat.', payload: (await signIn(user)).user };
   });
@@ -116,7 +120,7 @@ export default (async (app) => {
 
   app.post<{ Body: { token: string } }>(
     '/auto-login',
-    { schema: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 } } } } },
+    { schema: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 } } }, response: userReplies } },
     async (request) => {
       const found = await consumeToken(db, request.body.token, 'auto_login');
       if (!found) throw new FieldValidationError({ token: ['Linkul de autentificare a expirat sau a fost deja folosit.'] }, 'Linkul de autentificare a expirat sau a fost deja folosit.');
@@ -130,7 +134,7 @@ export default (async (app) => {
     return { message: 'Te-ai deconectat.', payload: null };
   });
 
-  app.post<{ Body: RegisterPayload }>('/register', { onRequest: app.addressLimit.register, schema: { body: registerBody } }, async (request) => {
+  app.post<{ Body: RegisterPayload }>('/register', { onRequest: app.addressLimit.register, schema: { body: registerBody, response: userReplies } }, async (request) => {
     const body = request.body;
     const email = normaliseEmail(body.email);
     const [partner] = await db.select().from(partners).where(eq(partners.id, body.partner_id));

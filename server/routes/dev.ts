@@ -3,6 +3,7 @@ import { readOutbox } from '../mail/mailer';
 import { escapeHtml } from '../mail/templates';
 import { onlyFromLoopback } from '../lib/loopback';
 import { styleNonce } from '../plugins/security-headers';
+import { otherReplies } from '../lib/api-schemas';
 
 /**
  * The mail outbox for local use and tests: registered only in development while mails stay in the
@@ -19,7 +20,7 @@ export default (async (app) => {
     async (request) => ({ message: '', payload: await readOutbox(app.db, { to: request.query.to }) }),
   );
 
-  app.get('/dev/outbox', async (_request, reply) => {
+  app.get('/dev/outbox', { schema: { hide: true, response: otherReplies('The outbox page', 'text/html') } }, async (_request, reply) => {
     const mails = await readOutbox(app.db);
     const items = mails
       .map(

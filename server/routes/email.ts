@@ -5,6 +5,7 @@ import { consumeToken, hashToken, issueToken, type UserRow } from '../lib/tokens
 import { tokens } from '../db/schema';
 import { verifyEmailMail } from '../mail/templates';
 import type { Db } from '../db';
+import { errorReplies } from '../lib/api-schemas';
 
 const VERIFY_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -26,7 +27,12 @@ export default (async (app) => {
    */
   app.get<{ Params: { token: string } }>(
     '/email/verify/:token',
-    { schema: { params: { type: 'object', properties: { token: { type: 'string', maxLength: 200 } } } } },
+    {
+      schema: {
+        params: { type: 'object', properties: { token: { type: 'string', maxLength: 200 } } },
+        response: { 302: { description: 'To the page saying whether the address was verified' }, ...errorReplies },
+      },
+    },
     async (request, reply) => {
       const found = await consumeToken(app.db, request.params.token, 'email_verify');
       if (found) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { findUserFile } from '../files/files';
 import { notFound } from '../lib/http-errors';
 import { dbId } from '../lib/input-limits';
+import { otherReplies } from '../lib/api-schemas';
 
 export default (async (app) => {
   /**
@@ -12,7 +13,7 @@ export default (async (app) => {
     '/files/:id',
     {
       onRequest: app.authenticate,
-      schema: { params: { type: 'object', required: ['id'], properties: { id: dbId } } },
+      schema: { params: { type: 'object', required: ['id'], properties: { id: dbId } }, response: otherReplies('The file, with its own content type', 'application/octet-stream') },
     },
     async (request, reply) => {
       const file = await findUserFile(app, request.user!.id, request.params.id);

@@ -11,6 +11,7 @@ import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRo
 import { PAID_EVENTS, StripeCheckout } from '../payment/stripe';
 import { PaymentProviderError } from '../payment/types';
 import { onlyFromLoopback } from '../lib/loopback';
+import { errorReplies } from '../lib/api-schemas';
 
 /** The step that is paid for: its submit's follow-up call is the payment redirect. */
 export const REDIRECT_ENDPOINT = '/api/stripe/redirect';
@@ -116,45 +117,17 @@ export default (async (app) => {
     }
   });
 
-  /**
-   * A payment without a card, where payments are simulated anyway (no Stripe configured): QA and
-   * local use. Same code path as a real payment; answers the request (paid).
-   */
-  app.post<{ Body: { current_step_identifier: string } }>(
-    '/stripe/pay/simulate',
-    { preHandler: [onlyFromLoopback, app.authenticate], schema: { body: stepBody } },
-    async (request) => {
-      if (provider.name !== 'builtin') throw notFound(PAYMENT_MESSAGES.simulateUnavailable);
-      const user = request.user as UserRow;
-      const flow = flowOf(app, user.registrationType);
-      const { request: row, partner, resolved, serialize } = await loadRequest(app, user, flow);
-      if (row.paid) return { message: '', payload: await serialize() };
-      const current = stepsInfo(resolved, row.step).current.identifier;
-      if (request.body.current_step_identifier !== current || !isPaymentStep(resolved, row)) throw staleStep(await serialize());
-      const [first] = await app.db.select().from(partnerPrices).where(eq(partnerPrices.partnerId, partner.id)).orderBy(asc(partnerPrices.sortOrder));
-      const price = (await priceOf(app, partner, row.formData.selected_stripe_id as string | undefined)) ?? first;
-      const paymentId = newPaymentId();
-      await app.db.insert(payments).values({
-        id: paymentId,
-        requestId: row.id,
-        provider: 'builtin',
-        stripePriceId: price.stripePriceId,
-        amountBani: price.amountBani,
-        currency: price.currency,
-      });
-      await markPaid(app, paymentId);
-      const [updated] = await app.db.select().from(registrationRequests).where(eq(registrationRequests.id, row.id));
-      return { message: '', payload: await serialize(updated) };
-    },
-  );
-
   // Stripe signs the exact bytes it sent: this route reads its body raw (its own scope, so other routes still parse JSON).
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.post(
       '/stripe/webhook',
       {
-        schema: { headers: { type: 'object', properties: { 'stripe-signature': { type: 'string', maxLength: 4000 } } } },
+        schema: {
+          headers: { type: 'object', properties: { 'stripe-signature': { type: 'string', maxLength: 4000 } } },
+          // Stripe reads the status only; the body is Stripe's convention, not the app's envelope.
+          response: { 200: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string' } } }, ...errorReplies },
+        },
         // Stripe's events are small; a larger body is not Stripe.
         bodyLimit: 512 * 1024,
       },
@@ -188,6 +161,41 @@ export default (async (app) => {
       },
     );
   });
+
+  // Development only: the simulated payment and the built-in checkout do not exist in production.
+  if (app.config.production) return;
+
+  /**
+   * A payment without a card, where payments are simulated anyway (no Stripe configured): QA and
+   * local use. Same code path as a real payment; answers the request (paid).
+   */
+  app.post<{ Body: { current_step_identifier: string } }>(
+    '/stripe/pay/simulate',
+    { preHandler: [onlyFromLoopback, app.authenticate], schema: { body: stepBody } },
+    async (request) => {
+      if (provider.name !== 'builtin') throw notFound(PAYMENT_MESSAGES.simulateUnavailable);
+      const user = request.user as UserRow;
+      const flow = flowOf(app, user.registrationType);
+      const { request: row, partner, resolved, serialize } = await loadRequest(app, user, flow);
+      if (row.paid) return { message: '', payload: await serialize() };
+      const current = stepsInfo(resolved, row.step).current.identifier;
+      if (request.body.current_step_identifier !== current || !isPaymentStep(resolved, row)) throw staleStep(await serialize());
+      const [first] = await app.db.select().from(partnerPrices).where(eq(partnerPrices.partnerId, partner.id)).orderBy(asc(partnerPrices.sortOrder));
+      const price = (await priceOf(app, partner, row.formData.selected_stripe_id as string | undefined)) ?? first;
+      const paymentId = newPaymentId();
+      await app.db.insert(payments).values({
+        id: paymentId,
+        requestId: row.id,
+        provider: 'builtin',
+        stripePriceId: price.stripePriceId,
+        amountBani: price.amountBani,
+        currency: price.currency,
+      });
+      await markPaid(app, paymentId);
+      const [updated] = await app.db.select().from(registrationRequests).where(eq(registrationRequests.id, row.id));
+      return { message: '', payload: await serialize(updated) };
+    },
+  );
 
   /** The built-in checkout page's data: amount, partner, what is bought. */
   app.get<{ Params: { id: string } }>('/checkout/:id', { preHandler: app.authenticate, schema: { params: paymentParams } }, async (request) => {

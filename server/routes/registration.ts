@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
 import { resolveFlow, stepsInfo, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
@@ -9,6 +9,7 @@ import { flowContext, loadRequest, moveRequest, staleStep } from '../registratio
 import { STEP_RULES } from '../registration/step-rules';
 import { COLLECT_COMPANY_ENDPOINT } from '../registration/company';
 import type { FlowRegistry } from '../flows/registry';
+import { requestReplies } from '../lib/api-schemas';
 
 /** steps/next at a step with `submit.advance: false` (only the pricing step: the payment moves it on). */
 const STEP_LEFT_BY_ITSELF = 'Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.';
@@ -38,6 +39,25 @@ function readyEndpoints(flow: Flow): string[] {
   return [...endpoints];
 }
 
+/** The step schema (`schemas/`, registered once with addSchema by the flows plugin) each ready endpoint's body follows. */
+function endpointSchemas(flow: Flow): Map<string, string> {
+  const bySchema = new Map<string, string>();
+  const ready = flow.steps.filter((s) => s.status !== 'pending');
+  for (const step of ready) bySchema.set(step.submit.endpoint, step.schema);
+  for (const variant of flow.variants ?? []) {
+    for (const [stepId, patch] of Object.entries(variant.steps)) {
+      const base = ready.find((s) => s.id === stepId);
+      if (base && patch?.submit?.endpoint) bySchema.set(patch.submit.endpoint, patch.schema ?? base.schema);
+    }
+  }
+  return bySchema;
+}
+
+/** A step's body: its schema by `$id`, plus the step it was sent for. */
+export function stepBodySchema(schemaId: string) {
+  return { allOf: [stepBody, { $ref: `${schemaId}#` }] };
+}
+
 /** Endpoints of steps that submit files (`submit.encoding: "multipart"`), in the base flow or a variant. */
 function multipartEndpoints(flow: Flow): Set<string> {
   const endpoints = new Set(flow.steps.filter((s) => s.submit.encoding === 'multipart').map((s) => s.submit.endpoint));
@@ -61,6 +81,7 @@ const STEP_UPLOADS = {
 export default (async (app, options: { registry: FlowRegistry }) => {
   const { registry } = options;
 
+  /** Data the request already holds (steps/next), checked against its step's schema by the same Ajv as the step's body. */
   function validateStep(step: FlowStep, data: unknown): void {
     const errors = registry.validate(step.schema, data);
     if (errors) {
@@ -68,8 +89,27 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     }
   }
 
+  /** What notStale loaded, for the handler (one read of the request per call). */
+  const checked = new WeakMap<FastifyRequest, Awaited<ReturnType<typeof loadRequest>>>();
+
+  /**
+   * preValidation of a step's endpoint: sent for another step than the one the request stands at
+   * (stale tab, double click), the call answers 409 with where the request is, whatever its fields.
+   * A body without a step identifier goes on to the schema (422).
+   */
+  function notStale(flow: Flow, endpoint: string) {
+    return async (request: FastifyRequest) => {
+      const sent = (request.body as { current_step_identifier?: unknown } | null | undefined)?.current_step_identifier;
+      if (typeof sent !== 'string') return;
+      const loaded = await loadRequest(app, request.user as UserRow, flow);
+      const step = loaded.resolved.steps[stepsInfo(loaded.resolved, loaded.request.step).current.index];
+      if (sent !== step.id || step.submit.endpoint !== endpoint) throw staleStep(await loaded.serialize());
+      checked.set(request, loaded);
+    };
+  }
+
   for (const flow of registry.flows) {
-    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } } } }, async (request) => {
+    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } }, async (request) => {
       const { serialize } = await loadRequest(app, request.user as UserRow, flow);
       return { message: '', payload: await serialize() };
     });
@@ -77,7 +117,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
     app.post<{ Body: { current_step_identifier?: string } }>(
       flow.api.previous.replace(/^\/api/, ''),
-      { preHandler: app.authenticate, schema: { body: previousBody } },
+      { preHandler: app.authenticate, schema: { body: previousBody, response: requestReplies } },
       async (request) => {
         const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
         const info = stepsInfo(resolved, row.step);
@@ -91,7 +131,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     );
 
     /** Forward over a step whose data the request already holds (e.g. after going back). */
-    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody } }, async (request) => {
+    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody, response: requestReplies } }, async (request) => {
       const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
       const info = stepsInfo(resolved, row.step);
       if (request.body.current_step_identifier !== info.current.identifier) throw staleStep(await serialize());
@@ -114,15 +154,27 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     });
 
     const multipart = multipartEndpoints(flow);
+    const schemas = endpointSchemas(flow);
     for (const endpoint of readyEndpoints(flow)) {
       // Multipart: sign-in (then the per-address upload limit) is checked before the body is read.
+      // Sign-in first; a call for a step the request is not at answers 409 before the body meets the step's schema.
       const files = multipart.has(endpoint)
-        ? { onRequest: [app.authenticate, app.addressLimit.upload], preValidation: multipartBody(STEP_UPLOADS) }
+        ? { onRequest: [app.authenticate, app.addressLimit.upload], preValidation: [multipartBody(STEP_UPLOADS), notStale(flow, endpoint)] }
         : endpoint === COLLECT_COMPANY_ENDPOINT
-          ? { preHandler: [app.authenticate, app.addressLimit.companyLookup] }
-          : { preHandler: app.authenticate };
-      app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { ...files, schema: { body: stepBody } }, async (request) => {
-        const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+          ? // Every lookup submitted counts, a malformed fiscal code too (before the schema).
+            { onRequest: app.authenticate, preValidation: [app.addressLimit.companyLookup, notStale(flow, endpoint)] }
+          : { onRequest: app.authenticate, preValidation: notStale(flow, endpoint) };
+      const schema = {
+        body: stepBodySchema(schemas.get(endpoint) as string),
+        response: requestReplies,
+        // For the OpenAPI document: steps with files are sent as multipart (JSON is taken too).
+        ...(multipart.has(endpoint) ? { consumes: ['multipart/form-data', 'application/json'] } : {}),
+      };
+      // The step schemas' own Ajv (server/flows/registry.ts): JSON is taken as typed (no coercion: null is
+      // not 0); multipart text fields take the schema's types (is_married "true" → true).
+      const validatorCompiler = registry.validatorCompiler({ coerce: multipart.has(endpoint) });
+      app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { ...files, schema, validatorCompiler }, async (request) => {
+        const { request: row, partner, resolved, serialize } = checked.get(request) ?? (await loadRequest(app, request.user as UserRow, flow));
         const info = stepsInfo(resolved, row.step);
         const step = resolved.steps[info.current.index];
         // Stale tab, double click, or a call for another step: nothing changes, the browser is told where the request is.
@@ -132,9 +184,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         // Uploaded files go to the step's rule; the JSON Schema sees the other fields.
         const uploads = Object.fromEntries(Object.entries(fields).filter(([, v]) => isUploadedFile(v))) as Record<string, UploadedFile>;
         const data = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isUploadedFile(v)));
-        // Multipart sends text only: its fields take the schema's types (civil status: is_married "true" → true).
-        if (request.isMultipart()) registry.coerce(step.schema, data);
-        validateStep(step, data);
+        // The body was checked against the step's schema (multipart text fields took its types: is_married "true" → true).
         const extra = (await STEP_RULES[endpoint]?.({ app, body: data, request: row, files: uploads })) ?? {};
         const formData = { ...row.formData };
         for (const [formKey, bodyKey] of Object.entries(step.submit.store ?? {})) {

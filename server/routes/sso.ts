@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { findToken } from '../lib/tokens';
 import { escapeHtml } from '../mail/templates';
 import { styleNonce } from '../plugins/security-headers';
+import { otherReplies } from '../lib/api-schemas';
 
 /**
  * The built-in stand-in for the dashboard application: `/sso/:token` proves the hand-over by
@@ -10,7 +11,7 @@ import { styleNonce } from '../plugins/security-headers';
 export default (async (app) => {
   if (new URL(app.config.dashboardUrl).origin !== new URL(app.config.publicUrl).origin) return;
 
-  app.get<{ Params: { token: string } }>('/sso/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/sso/:token', { schema: { response: otherReplies('The built-in hand-over page', 'text/html') } }, async (request, reply) => {
     const found = await findToken(app.db, request.params.token, 'access');
     const body = found
       ? `<h1>Bun venit în contul tău ${escapeHtml(app.config.productName)}</h1>

@@ -6,6 +6,7 @@ import { registrationRequests } from '../db/schema';
 import { HttpError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { tradeRegisterFiles, uniqueEntryNames } from '../registration/timeline';
+import { otherReplies } from '../lib/api-schemas';
 
 export const STATUS_MESSAGES = {
   noDocuments: 'Documentele de la Registrul Comerțului nu sunt încă disponibile.',
@@ -20,7 +21,10 @@ export const STATUS_MESSAGES = {
 export default (async (app) => {
   app.get(
     '/registration/download/tradeRegisterDocuments',
-    { onRequest: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' } } } } },
+    {
+      onRequest: app.authenticate,
+      schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' } } }, response: otherReplies('documente.zip: the trade register documents', 'application/zip') },
+    },
     async (request, reply) => {
       const user = request.user as UserRow;
       const [row] = await app.db

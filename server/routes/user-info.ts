@@ -5,6 +5,7 @@ import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { loadRequest } from '../registration/requests';
+import { requestReplies } from '../lib/api-schemas';
 
 interface UserInfoBody extends AddressBodyFields {
   first_name: string;
@@ -36,9 +37,8 @@ export function formatAddressLine2(a: { city: string; county: string; countyCode
 }
 
 export default (async (app) => {
-  const schema = app.flows.schemas.get('user-info.json');
-  if (!schema) throw new Error('schemas/user-info.json is missing');
-  app.addSchema(schema);
+  // schemas/user-info.json is registered once, with every step schema, by the flows plugin.
+  if (!app.getSchema('user-info.json')) throw new Error('schemas/user-info.json is missing');
 
   /**
    * The home address and place of birth from the identity step's address form ('Modifică
@@ -46,7 +46,7 @@ export default (async (app) => {
    */
   app.post<{ Body: UserInfoBody }>(
     '/registration/update-user-info',
-    { onRequest: app.authenticate, schema: { body: { $ref: 'user-info.json#' } } },
+    { onRequest: app.authenticate, schema: { body: { $ref: 'user-info.json#' }, response: requestReplies } },
     async (request) => {
       const user = request.user as UserRow;
       const flow = app.flows.byType[user.registrationType as 1 | 2];
