@@ -1,15 +1,14 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { resolveFlow, type FlowStep } from '../../src/core/flow';
+import type { FlowStep } from '../../src/core/flow';
 import type { Db } from '../db';
-import { files, partners, requestDocuments, users } from '../db/schema';
+import { files, requestDocuments } from '../db/schema';
 import { deleteFiles, fileUrl, saveFile } from '../files/files';
 import { stripMetadata } from '../files/strip-metadata';
 import { FieldValidationError } from '../lib/http-errors';
 import { detectDocumentType } from '../lib/image-type';
 import { indexedFiles, type UploadedFile } from '../lib/multipart';
-import { flowContext, type RequestRow } from './requests';
-import type { StepRule } from './step-rules';
+import type { RequestRow, StepRule } from './model';
 
 /**
  * The documents step (spec 001 §2 item 2, §3 "diploma document files", §4 "Driver licence" and
@@ -19,7 +18,6 @@ import type { StepRule } from './step-rules';
  * Files are kept in `files` and linked to the request in `request_documents` by kind.
  */
 
-export const DOCUMENTS_ENDPOINT = '/api/registration/collect/diploma-documents';
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_MAX_FILES = 10;
 
@@ -53,19 +51,6 @@ export function documentOptions(step: Pick<FlowStep, 'uiSchema'> | undefined): S
     licence: licence === 'courier' || licence === 'taxi' || licence === 'credit-certificate' ? licence : null,
     creditPartner: options.creditPartner === true,
   };
-}
-
-/** The resolved documents step of a request (its partner and activity decide the variant). */
-async function resolvedDocumentsStep(app: FastifyInstance, request: RequestRow): Promise<FlowStep | undefined> {
-  const [partner] = await app.db
-    .select({ partner: partners })
-    .from(users)
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(eq(users.id, request.userId));
-  const flow = app.flows.byType[request.registrationType as 1 | 2];
-  if (!flow || !partner) return undefined;
-  const resolved = resolveFlow(flow, flowContext(request, partner.partner));
-  return resolved.steps.find((s) => s.submit.endpoint === DOCUMENTS_ENDPOINT);
 }
 
 /** The request's documents of a kind, oldest first. */
@@ -137,8 +122,7 @@ async function checkFiles(groups: { field: string; files: { index: number; file:
  * for the courier, 2 needs at least one saved or new file, anything but 2 removes the saved ones;
  * under the credit partner it is always 1 and no licence file is kept.
  */
-export const documentsRule: StepRule = async ({ app, body, request, files: uploads }) => {
-  const step = await resolvedDocumentsStep(app, request);
+export const documentsRule: StepRule = async ({ app, body, request, files: uploads, step }) => {
   const { licence, creditPartner } = documentOptions(step);
   const later = parseBoolean(body.send_diploma_later);
   const sentStatus = parseStatus(body.driver_license_status);
