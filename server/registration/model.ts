@@ -6,7 +6,7 @@ import type { UploadedFile } from '../lib/multipart';
 
 /**
  * The registration request's types, shared by the store (store.ts, the only module that reads and
- * writes `registration_requests`), the serializer (serialize.ts) and the step rules. This module
+ * writes the requests table), the serializer (serialize.ts) and the step rules. This module
  * imports no other module of server/registration, so nothing can import back into a circle.
  */
 
