@@ -107,7 +107,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         plan.encoding === 'multipart' && api.postForm
           ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current), setUploadProgress)
           : await api.post<RegistrationRequest>(plan.endpoint, plan.body);
-      if (plan.navigate) onLeave(routePath(plan.navigate) ?? '/');
+      if (plan.navigate) onLeave(routePath(plan.navigate, flow.registrationType, [flow]) ?? '/');
       else if (plan.then) {
         // The follow-up call (the payment redirect): its answer names the page to open.
         const next = await api.post<Record<string, unknown>>(plan.then.endpoint, plan.then.body);
