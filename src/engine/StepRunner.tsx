@@ -77,6 +77,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       submitting: busy,
       partner: request.partner,
       company: request.company ?? null,
+      navigate: (routeName) => onLeave(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
     }),
     [services, step.id, request.profile, request.media, request.mailing_address, request.partner, request.company, api, flow.api.open, onRequest, uploadProgress, busy],
   );
