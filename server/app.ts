@@ -29,6 +29,7 @@ import documentRoutes from './routes/documents';
 import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
 import { loadFlowRegistry, type FlowRegistry } from './flows/registry';
+import type { Flow } from '../src/core/flow';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
@@ -72,6 +73,8 @@ export interface BuildOptions {
   identity?: IdentityProvider;
   payments?: PaymentProvider;
   companies?: CompanyLookup;
+  /** The flow files to run instead of flows/*.json (tests: a reordered copy of a flow); checked like them. */
+  flows?: Flow[];
   /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
   logStream?: NodeJS.WritableStream;
 }
@@ -105,7 +108,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const database = options.database ?? (await openDatabase(config));
   if (!options.database) app.addHook('onClose', () => database.close());
-  const flows = loadFlowRegistry();
+  const flows = loadFlowRegistry(options.flows);
   app.decorate('config', config);
   app.decorate('flows', flows);
   app.decorate('database', database);
