@@ -9,7 +9,7 @@ import { identityMediaOf } from '../identity/queries';
 import { companyOf } from '../company/types';
 import type { UserRow } from '../lib/tokens';
 import { flowContext, type PartnerRow, type RequestRow } from './model';
-import { requestExtras } from './request-extras';
+import { requestExtras, type RequestExtras } from './request-extras';
 import { requestWithPartner } from './store';
 import { signatureFileIdOf } from './signature';
 import { documentMediaOf } from './documents';
@@ -18,15 +18,24 @@ import { timelineItemOf } from './timeline';
 /**
  * The request as the API returns it (spec 000 §3 "Company request", 001 §3), typed against the
  * shared `RegistrationRequest` (src/core/api-types.ts) the browser reads: one query
- * (`requestExtras`) whatever the number of documents, photos or timeline items.
+ * (`requestExtras`) whatever the number of documents, photos or timeline items, none when the
+ * extras were read with the request (`known`).
  */
-export async function serializeRequest(db: Db, request: RequestRow, partner: PartnerRow, flow: ResolvedFlow): Promise<RegistrationRequest> {
-  const extras = await requestExtras(db, {
-    id: request.id,
-    userId: request.userId,
-    partnerId: partner.id,
-    signatureFileId: signatureFileIdOf(request.formData),
-  });
+export async function serializeRequest(
+  db: Db,
+  request: RequestRow,
+  partner: PartnerRow,
+  flow: ResolvedFlow,
+  known: RequestExtras | null = null,
+): Promise<RegistrationRequest> {
+  const extras =
+    known ??
+    (await requestExtras(db, {
+      id: request.id,
+      userId: request.userId,
+      partnerId: partner.id,
+      signatureFileId: signatureFileIdOf(request.formData),
+    }));
   const steps = stepsInfo(flow, request.step);
   const signature = extras.signature_id === null ? null : { id: extras.signature_id, url: fileUrl(extras.signature_id) };
   return {
@@ -84,14 +93,26 @@ function sameFlowContext(row: RequestRow, loaded: RequestRow): boolean {
  * flow already resolved for a changed row (a step submit resolves it to find the next step); the
  * loaded row reuses `resolved`.
  */
-export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow) {
-  const { request, partner } = await requestWithPartner(app.db, user, flow);
+export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow, options: { withExtras?: boolean } = {}) {
+  const { request, partner, extras } = await requestWithPartner(app.db, user, flow, options);
   const resolved = resolveFlow(flow, flowContext(request, partner));
   return {
     request,
     partner,
     resolved,
     serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow) =>
-      serializeRequest(app.db, row, partner, rowFlow ?? (sameFlowContext(row, request) ? resolved : resolveFlow(flow, flowContext(row, partner)))),
+      serializeRequest(
+        app.db,
+        row,
+        partner,
+        rowFlow ?? (sameFlowContext(row, request) ? resolved : resolveFlow(flow, flowContext(row, partner))),
+        // What was read with the request answers for it, not for a row written since.
+        row === request ? extras : null,
+      ),
   };
+}
+
+/** The user's request as the API answers it, read in one query (GET …/open). */
+export async function readRequest(app: FastifyInstance, user: UserRow, flow: Flow): Promise<RegistrationRequest> {
+  return (await loadRequest(app, user, flow, { withExtras: true })).serialize();
 }

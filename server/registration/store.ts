@@ -5,6 +5,7 @@ import { partners, payments, registrationRequests, timelineItems, users } from '
 import { forbidden, HttpError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import type { PartnerRow, RequestRow } from './model';
+import { extrasSql, parseExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
 
 /**
  * The request store: the ONLY module that reads or writes `registration_requests` (a test greps
@@ -106,15 +107,32 @@ export async function openRequest(db: Db, user: UserRow, flow: Flow): Promise<Re
   return created ?? (await findRequest(db, user.id, flow.registrationType))!;
 }
 
-/** The user's request in the flow with its partner: one query (two more the first time, when it is created). */
-export async function requestWithPartner(db: Db, user: UserRow, flow: Flow): Promise<{ request: RequestRow; partner: PartnerRow }> {
+/**
+ * The user's request in the flow with its partner: one query (two more the first time, when it is
+ * created). `withExtras`: everything its answer carries besides the row (request-extras.ts) comes
+ * in the same query, so reading a request is this one query (issue 14).
+ */
+export async function requestWithPartner(
+  db: Db,
+  user: UserRow,
+  flow: Flow,
+  options: { withExtras?: boolean } = {},
+): Promise<{ request: RequestRow; partner: PartnerRow; extras: RequestExtras | null }> {
   if (user.registrationType !== flow.registrationType) throw forbidden();
+  const extras = extrasSql({
+    id: sql`${registrationRequests.id}`,
+    userId: sql`${registrationRequests.userId}`,
+    partnerId: sql`${partners.id}`,
+    signatureFileId: signatureFileIdSql(registrationRequests.formData),
+  });
   const [found] = await db
-    .select({ partner: partners, request: registrationRequests })
+    .select({ partner: partners, request: registrationRequests, ...(options.withExtras ? { extras } : {}) })
     .from(partners)
     .leftJoin(registrationRequests, userTypeIs(user.id, flow.registrationType))
     .where(eq(partners.id, user.partnerId));
-  return { partner: found.partner, request: found.request ?? (await openRequest(db, user, flow)) };
+  if (!found.request) return { partner: found.partner, request: await openRequest(db, user, flow), extras: null };
+  const row = found as typeof found & { extras?: unknown };
+  return { partner: found.partner, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
 }
 
 /** The request of an id (operators), or undefined. */

@@ -4,7 +4,7 @@ import { fieldErrorsFromValidation, FieldValidationError } from '../lib/http-err
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
 import type { UserRow } from '../lib/tokens';
 import { flowContext, staleStep } from '../registration/model';
-import { loadRequest } from '../registration/serialize';
+import { loadRequest, readRequest } from '../registration/serialize';
 import { moveRequest } from '../registration/store';
 import { ruleOf, STEP_RULES } from '../registration/step-rules';
 import type { FlowRegistry } from '../flows/registry';
@@ -98,8 +98,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
   for (const flow of registry.flows) {
     checkRuleNames(flow);
     app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } } } }, async (request) => {
-      const { serialize } = await loadRequest(app, request.user as UserRow, flow);
-      return { message: '', payload: await serialize() };
+      return { message: '', payload: await readRequest(app, request.user as UserRow, flow) };
     });
 
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
