@@ -93,6 +93,40 @@ export async function findRequest(db: Db, userId: number, registrationType: numb
   return row;
 }
 
+/**
+ * The read of every API call, prepared once per database (issue 14: the query is not rebuilt by
+ * Drizzle on each request, and PostgreSQL plans it once per connection).
+ */
+function prepareReads(db: Db) {
+  const extras = extrasSql({
+    id: sql`${registrationRequests.id}`,
+    userId: sql`${registrationRequests.userId}`,
+    partnerId: sql`${partners.id}`,
+    signatureFileId: signatureFileIdSql(registrationRequests.formData),
+  });
+  const join = and(
+    eq(registrationRequests.userId, sql.placeholder('userId')),
+    eq(registrationRequests.registrationType, sql.placeholder('registrationType')),
+  );
+  const byPartner = eq(partners.id, sql.placeholder('partnerId'));
+  return {
+    plain: db.select({ partner: partners, request: registrationRequests }).from(partners).leftJoin(registrationRequests, join).where(byPartner).prepare('request_with_partner'),
+    withExtras: db
+      .select({ partner: partners, request: registrationRequests, extras })
+      .from(partners)
+      .leftJoin(registrationRequests, join)
+      .where(byPartner)
+      .prepare('request_with_partner_extras'),
+  };
+}
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepareReads>>();
+function readStatements(db: Db) {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = prepareReads(db)));
+  return statements;
+}
+
 /** The user's request in this flow, created at the flow's first step on first use. */
 export async function openRequest(db: Db, user: UserRow, flow: Flow): Promise<RequestRow> {
   if (user.registrationType !== flow.registrationType) throw forbidden();
@@ -119,17 +153,11 @@ export async function requestWithPartner(
   options: { withExtras?: boolean } = {},
 ): Promise<{ request: RequestRow; partner: PartnerRow; extras: RequestExtras | null }> {
   if (user.registrationType !== flow.registrationType) throw forbidden();
-  const extras = extrasSql({
-    id: sql`${registrationRequests.id}`,
-    userId: sql`${registrationRequests.userId}`,
-    partnerId: sql`${partners.id}`,
-    signatureFileId: signatureFileIdSql(registrationRequests.formData),
+  const [found] = await readStatements(db)[options.withExtras ? 'withExtras' : 'plain'].execute({
+    userId: user.id,
+    registrationType: flow.registrationType,
+    partnerId: user.partnerId,
   });
-  const [found] = await db
-    .select({ partner: partners, request: registrationRequests, ...(options.withExtras ? { extras } : {}) })
-    .from(partners)
-    .leftJoin(registrationRequests, userTypeIs(user.id, flow.registrationType))
-    .where(eq(partners.id, user.partnerId));
   if (!found.request) return { partner: found.partner, request: await openRequest(db, user, flow), extras: null };
   const row = found as typeof found & { extras?: unknown };
   return { partner: found.partner, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
