@@ -79,7 +79,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       company: request.company ?? null,
       navigate: (routeName) => onLeave(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
     }),
-    [services, step.id, request.profile, request.media, request.mailing_address, request.partner, request.company, api, flow.api.open, onRequest, uploadProgress, busy],
+    [services, step.id, flow, onLeave, request.profile, request.media, request.mailing_address, request.partner, request.company, api, onRequest, uploadProgress, busy],
   );
   const shownFields = useMemo(() => visibleFields(schema as RJSFSchema, uiSchema), [schema, uiSchema]);
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
