@@ -2,7 +2,7 @@
  * `npm run flows:check [-- flows/new-pfa.json ...]`: validates every flow file and every variant
  * of it. Checks: the meta-schema (flows/flow.schema.json); unique step ids and paths under the
  * flow's base path; every step schema exists in schemas/; every ui:widget / ui:field name exists in
- * widgets/registry.ts; every locale key exists in locales/ro and locales/en; every endpoint is a
+ * widgets/registry.ts; every step `rule` names a rule of server/registration/step-rules.ts; every locale key exists in locales/ro and locales/en; every endpoint is a
  * route of the server; every example is valid against its step schema; every step is reachable
  * and every variant applies to some request. Prints problems with their JSON path; exits 1 on errors.
  */
@@ -30,6 +30,8 @@ export interface CheckInput {
   locales: Record<string, Record<string, unknown>>;
   widgetNames: Set<string>;
   fieldNames: Set<string>;
+  /** Names of the server's step rules (server/registration/step-rules.ts). */
+  ruleNames: Set<string>;
   routeExists: (method: 'GET' | 'POST', url: string) => boolean;
   partners: { slug: string; unaffiliated: boolean }[];
   activities: string[];
@@ -186,6 +188,9 @@ export function checkFlows(input: CheckInput): Problem[] {
       const known = kind === 'ui:widget' ? input.widgetNames : input.fieldNames;
       if (!known.has(name)) report(soft, p, `${kind} "${name}" is not in widgets/registry.ts${pending ? ' (step pending)' : ''}${where}`);
     }
+    if (step.rule !== undefined && !input.ruleNames.has(step.rule)) {
+      report('error', `${pointer}/rule`, `rule "${step.rule}" is not in server/registration/step-rules.ts${where}`);
+    }
     const endpoints = [step.submit.endpoint, ...(step.submit.branches ?? []).map((b) => b.endpoint), ...(step.submit.then ? [step.submit.then.endpoint] : [])];
     for (const endpoint of endpoints) {
       if (!input.routeExists('POST', endpoint)) report(soft, `${pointer}/submit`, `POST ${endpoint} is not a route of the server${pending ? ' (step pending)' : ''}${where}`);
@@ -217,6 +222,7 @@ export async function repositoryInput(fileArgs: string[] = []): Promise<CheckInp
     : fs.readdirSync(flowsDir).filter((f) => f.endsWith('.json') && f !== 'flow.schema.json').map((f) => path.join(flowsDir, f));
   const files = names.map((f) => ({ file: path.relative(root, f), flow: JSON.parse(fs.readFileSync(f, 'utf8')) as unknown }));
   const { widgets, fields } = await import('../widgets/registry');
+  const { STEP_RULES } = await import('../server/registration/step-rules');
   const { buildApp } = await import('../server/app');
   const { loadConfig } = await import('../server/config');
   const app = await buildApp({ ...loadConfig({ DATA_DIR: ':memory:', NODE_ENV: 'test', SERVE_STATIC: '0' }), databaseUrl: null });
@@ -243,6 +249,7 @@ export async function repositoryInput(fileArgs: string[] = []): Promise<CheckInp
     locales: readLocales(),
     widgetNames: new Set(Object.keys(widgets)),
     fieldNames: new Set(Object.keys(fields)),
+    ruleNames: new Set(Object.keys(STEP_RULES)),
     routeExists: (method, url) => routes.has(`${method} ${url}`),
     partners: partners.map((p) => ({ slug: p.slug, unaffiliated: p.is_unaffiliated })),
     activities: activities.map((a) => a.code),

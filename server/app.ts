@@ -49,6 +49,7 @@ import type { IdentityProvider } from './identity/types';
 import paymentRoutes from './routes/payment';
 import type { PaymentProvider } from './payment/types';
 import type { CompanyLookup } from './company/types';
+import type { Flow } from '../src/core/flow';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,6 +71,8 @@ export interface BuildOptions {
   companies?: CompanyLookup;
   /** Prefix of this app's Redis keys (default `{PRODUCT_SLUG}:`); tests use one per run. */
   redisKeyPrefix?: string;
+  /** The flow files to run instead of flows/*.json (tests: a reordered copy of a flow); checked like them. */
+  flows?: Flow[];
   /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
   logStream?: NodeJS.WritableStream;
 }
@@ -123,7 +126,7 @@ export const appPlugin = fp<AppOptions>(
 
     await app.register(configPlugin, { config });
     await app.register(databasePlugin, { database: options.database });
-    await app.register(flowsPlugin);
+    await app.register(flowsPlugin, { flows: options.flows });
     await app.register(redisPlugin, { keyPrefix: options.redisKeyPrefix });
     await app.register(mailPlugin, { transport: options.mailTransport, queue: options.mailQueue });
     await app.register(storagePlugin, { storage: options.storage });

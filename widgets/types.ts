@@ -235,6 +235,8 @@ export interface StepFormContext {
   partner: PartnerOffer;
   /** The existing PFA found by its fiscal code ("Te-am găsit"), null before. */
   company: CompanyInfo | null;
+  /** Leaves the wizard for a named route (src/core/routes.ts, e.g. `register-questionnaire-info`): widgets never use window.location. */
+  navigate(routeName: string): void;
 }
 
 /** The applicant's partner and its prices (`partner` of the request); `stripe_id` is what the pricing step submits. */

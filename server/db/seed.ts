@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, notInArray, sql } from 'drizzle-orm';
 import { COUNTIES, countyByCode, searchKey } from '../../src/core/counties';
-import type { Db } from './index';
+import type { Db } from './types';
 import { activities, caenCodes, cities, companies, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
 import { hasValidCheckDigit, normalizeFiscalCode } from '../../src/core/fiscal-code';
 

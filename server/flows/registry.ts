@@ -56,7 +56,8 @@ export function stepAjv(): Ajv {
   return new Ajv({ allErrors: true, strict: false });
 }
 
-export function loadFlowRegistry(): FlowRegistry {
+/** The registry of the flow files (`given`: instead of flows/*.json, checked against the meta-schema alike). */
+export function loadFlowRegistry(given?: Flow[]): FlowRegistry {
   const ajv = stepAjv();
   const metaSchema = readJson<object>(path.join(FLOWS_DIR, 'flow.schema.json'));
   const checkFlow = ajv.compile(metaSchema);
@@ -67,7 +68,8 @@ export function loadFlowRegistry(): FlowRegistry {
   const coercing = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
   for (const schema of schemas.values()) coercing.addSchema(schema);
 
-  const flows = readFlows().map(({ file, flow }) => {
+  const files = given ? given.map((flow) => ({ file: `${flow.id}.json`, flow })) : readFlows();
+  const flows = files.map(({ file, flow }) => {
     if (!checkFlow(flow)) {
       const first = checkFlow.errors?.[0];
       throw new Error(`flows/${file}${first?.instancePath ?? ''}: ${first?.message ?? 'invalid'} (run npm run flows:check)`);

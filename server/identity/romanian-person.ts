@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentityPerson } from './types';
+import { cnpControlDigit } from '../../src/core/personal-code';
 
 const MALE = ['Andrei', 'Mihai', 'Alexandru', 'Ion', 'Cristian', 'Florin', 'Bogdan', 'Radu', 'Vlad', 'Gabriel', 'Ștefan', 'Tudor'];
 const FEMALE = ['Maria', 'Elena', 'Ioana', 'Ana', 'Andreea', 'Cristina', 'Alexandra', 'Mihaela', 'Raluca', 'Diana', 'Irina', 'Simona'];
@@ -21,27 +22,8 @@ const PLACES: { place: string; county: string }[] = [
   { place: 'Mun. București, Sectorul 6', county: '46' },
 ];
 
-const CNP_KEY = '279146358279';
-
-/** The CNP's 13th digit for its first twelve (sum of products with 279146358279, mod 11; 10 is 1). */
-export function cnpControlDigit(first12: string): number {
-  let sum = 0;
-  for (let i = 0; i < 12; i++) sum += Number(first12[i]) * Number(CNP_KEY[i]);
-  const rest = sum % 11;
-  return rest === 10 ? 1 : rest;
-}
-
-/** A 13-digit CNP whose date and control digit are valid. */
-export function isValidCnp(cnp: string): boolean {
-  if (!/^[1-8]\d{12}$/.test(cnp)) return false;
-  const century = { 1: 1900, 2: 1900, 3: 1800, 4: 1800, 5: 2000, 6: 2000, 7: 1900, 8: 1900 }[Number(cnp[0])] ?? 1900;
-  const year = century + Number(cnp.slice(1, 3));
-  const month = Number(cnp.slice(3, 5));
-  const day = Number(cnp.slice(5, 7));
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
-  return cnpControlDigit(cnp.slice(0, 12)) === Number(cnp[12]);
-}
+// The CNP rules live once, in src/core/personal-code.ts.
+export { cnpControlDigit, isValidCnp } from '../../src/core/personal-code';
 
 /** A deterministic generator from a seed: the same session always yields the same person. */
 function generator(seed: string): () => number {

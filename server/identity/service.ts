@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config';
 import type { Db } from '../db';
-import { identitySessions, identityUploads, registrationRequests, users } from '../db/schema';
+import { identitySessions, identityUploads, users } from '../db/schema';
 import { cleanUpload, deleteFiles, fileUrl, saveFile } from '../files/files';
 import { detectImageType } from '../lib/image-type';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import type { UploadedFile } from '../lib/multipart';
-import { openRequest } from '../registration/requests';
+import { mergeProfile, openRequest } from '../registration/store';
 import { hasAllUploads, lastSession, uploadsOf, type IdentitySessionRow } from './queries';
 import { SimulatorProvider } from './simulator';
 import {
@@ -249,17 +249,14 @@ async function writePersonToProfile(app: FastifyInstance, userId: number, person
   const [user] = await app.db.select().from(users).where(eq(users.id, userId));
   const flow = user ? app.flows.byType[user.registrationType as 1 | 2] : undefined;
   if (!user || !flow) return;
-  const request = await openRequest(app, user, flow);
+  const request = await openRequest(app.db, user, flow);
   const values: Record<string, string> = {};
   for (const key of ['first_name', 'last_name', 'personal_code', 'place_of_birth'] as const) {
     const value = person[key];
     if (value) values[key] = value;
   }
   if (!Object.keys(values).length) return;
-  await app.db
-    .update(registrationRequests)
-    .set({ profile: sql`${registrationRequests.profile} || ${JSON.stringify(values)}::jsonb`, updatedAt: new Date() })
-    .where(eq(registrationRequests.id, request.id));
+  await mergeProfile(app.db, request.id, values);
 }
 
 /** Why a session was not approved: `{ code, translated_reason }` (both null unless rejected). */

@@ -2,7 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { SessionUser } from '../../src/core/session';
 import type { RegistrationTypeValue } from '../../src/core/registration';
 import type { Db } from '../db';
-import { registrationRequests, userMeta } from '../db/schema';
+import { userMeta } from '../db/schema';
+import { requestStates } from '../registration/store';
 import type { UserRow } from './tokens';
 
 /** The user-source keys returned at login (spec 000 §3), for product slug `slug`. */
@@ -28,10 +29,7 @@ export function normaliseEmail(email: string): string {
  * (login then opens its status page).
  */
 export async function onboardingState(db: Db, user: UserRow): Promise<{ dashboardRedirect: boolean; requestingCompanyPaid: boolean }> {
-  const requests = await db
-    .select({ type: registrationRequests.registrationType, status: registrationRequests.status, paid: registrationRequests.paid, formData: registrationRequests.formData })
-    .from(registrationRequests)
-    .where(eq(registrationRequests.userId, user.id));
+  const requests = await requestStates(db, user.id);
   // The existing PFA's last step is the signature: once signed, the dashboard takes over (spec 001 §4 "Signature").
   const signedExisting = (r: (typeof requests)[number]) => r.type === 1 && Boolean(r.formData.signed_at);
   return {

@@ -3,8 +3,9 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { resolveFlow, stepsInfo, type Flow } from '../../src/core/flow';
 import type { AppConfig } from '../config';
-import { partners, paymentEvents, payments, registrationRequests, users } from '../db/schema';
-import { flowContext, type RequestRow } from '../registration/requests';
+import { partners, paymentEvents, payments, users } from '../db/schema';
+import { flowContext } from '../registration/model';
+import { markRequestPaid } from '../registration/store';
 import { BuiltinCheckout } from './builtin';
 import { StripeCheckout } from './stripe';
 import type { PaymentProvider } from './types';
@@ -61,21 +62,16 @@ export async function markPaid(app: FastifyInstance, paymentId: string, event?: 
       const [known] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId));
       return known ? 'already-paid' : 'unknown-payment';
     }
-    const [request] = await tx.select().from(registrationRequests).where(eq(registrationRequests.id, payment.requestId)).for('update');
-    if (request.paid) return 'already-paid';
-    const [partner] = await tx
-      .select({ partner: partners })
-      .from(users)
-      .innerJoin(partners, eq(partners.id, users.partnerId))
-      .where(eq(users.id, request.userId));
-    const paidRow: RequestRow = { ...request, paid: true };
-    const resolved = resolveFlow(flowOf(app, request.registrationType), flowContext(paidRow, partner.partner));
-    const step = stepsInfo(resolved, request.step).current.identifier;
-    await tx
-      .update(registrationRequests)
-      .set({ paid: true, paidAt: now, step, version: request.version + 1, updatedAt: now })
-      .where(eq(registrationRequests.id, request.id));
-    return 'paid';
+    // The store re-applies this on the newest version of the request (the applicant may be moving it meanwhile).
+    return markRequestPaid(tx, payment.requestId, now, async (paid) => {
+      const [partner] = await tx
+        .select({ partner: partners })
+        .from(users)
+        .innerJoin(partners, eq(partners.id, users.partnerId))
+        .where(eq(users.id, paid.userId));
+      const resolved = resolveFlow(flowOf(app, paid.registrationType), flowContext(paid, partner.partner));
+      return stepsInfo(resolved, paid.step).current.identifier;
+    });
   });
 }
 

@@ -1,11 +1,9 @@
 import { parseFiscalCode } from '../../src/core/fiscal-code';
 import { CompanyLookupUnavailableError, companyOf, type CompanyRecord } from '../company/types';
 import { FieldValidationError } from '../lib/http-errors';
-import type { StepRule } from './step-rules';
+import type { StepRule } from './model';
 
-/** "Am PFA" step 2 (fiscal code) and step 3 ("Te-am găsit"), spec 001 §2, §4 "Existing flow fiscal code", §7. */
-export const COLLECT_COMPANY_ENDPOINT = '/api/registration/existing/collect/company';
-export const CONFIRM_COMPANY_ENDPOINT = '/api/registration/existing/confirm/company';
+/** "Am PFA" step 2 (fiscal code, rule `fiscal-code`) and step 3 ("Te-am găsit", rule `confirm-company`), spec 001 §2, §4 "Existing flow fiscal code", §7. */
 
 /** Romanian messages of the two steps (shown under the fiscal-code field; spec 001 §8). */
 export const COMPANY_MESSAGES = {

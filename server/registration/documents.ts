@@ -1,15 +1,15 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { resolveFlow, type FlowStep } from '../../src/core/flow';
+import type { FlowStep } from '../../src/core/flow';
 import type { Db } from '../db';
-import { files, partners, requestDocuments, users } from '../db/schema';
+import { files, requestDocuments } from '../db/schema';
 import { deleteFiles, fileUrl, saveFile } from '../files/files';
 import { stripMetadata } from '../files/strip-metadata';
 import { FieldValidationError } from '../lib/http-errors';
 import { detectDocumentType } from '../lib/image-type';
 import { indexedFiles, type UploadedFile } from '../lib/multipart';
-import { flowContext, type RequestRow } from './requests';
-import type { StepRule } from './step-rules';
+import type { RequestRow, StepRule } from './model';
+import { stepOptions } from './rules/options';
 
 /**
  * The documents step (spec 001 §2 item 2, §3 "diploma document files", §4 "Driver licence" and
@@ -19,7 +19,6 @@ import type { StepRule } from './step-rules';
  * Files are kept in `files` and linked to the request in `request_documents` by kind.
  */
 
-export const DOCUMENTS_ENDPOINT = '/api/registration/collect/diploma-documents';
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_MAX_FILES = 10;
 
@@ -42,30 +41,22 @@ export const DOCUMENT_MESSAGES = {
 
 export interface StepDocumentOptions {
   licence: LicenceOption;
-  creditPartner: boolean;
+  /** The licence answer fixed by the flow (the credit partner: 1, the certificate comes from the partner); null: the applicant answers. */
+  licenceStatus: LicenceStatus | null;
+  /** Whether "Nu am permis de conducere" (0) may be chosen (the courier activity). */
+  noLicenceChoice: boolean;
 }
 
-/** The `licence` and `creditPartner` options of the documents step as the flow resolves them. */
+/** The licence options of the documents step as the flow resolves them for the request (partner and activity variants). */
 export function documentOptions(step: Pick<FlowStep, 'uiSchema'> | undefined): StepDocumentOptions {
-  const options = ((step?.uiSchema as Record<string, unknown> | undefined)?.['ui:options'] ?? {}) as Record<string, unknown>;
+  const options = stepOptions(step);
   const licence = options.licence;
+  const fixed = options.licenceStatus;
   return {
     licence: licence === 'courier' || licence === 'taxi' || licence === 'credit-certificate' ? licence : null,
-    creditPartner: options.creditPartner === true,
+    licenceStatus: fixed === 0 || fixed === 1 || fixed === 2 ? fixed : null,
+    noLicenceChoice: options.noLicenceChoice === true,
   };
-}
-
-/** The resolved documents step of a request (its partner and activity decide the variant). */
-async function resolvedDocumentsStep(app: FastifyInstance, request: RequestRow): Promise<FlowStep | undefined> {
-  const [partner] = await app.db
-    .select({ partner: partners })
-    .from(users)
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(eq(users.id, request.userId));
-  const flow = app.flows.byType[request.registrationType as 1 | 2];
-  if (!flow || !partner) return undefined;
-  const resolved = resolveFlow(flow, flowContext(request, partner.partner));
-  return resolved.steps.find((s) => s.submit.endpoint === DOCUMENTS_ENDPOINT);
 }
 
 /** The request's documents of a kind, oldest first. */
@@ -134,12 +125,12 @@ async function checkFiles(groups: { field: string; files: { index: number; file:
  * PDF, DOC, DOCX by content, at most 10 MB, at most 10 per submit); one bad file stores nothing.
  * Diplomas: send later (saved diplomas are removed, spec §4 "choosing send-later clears all files")
  * or at least one saved or new file. Licence (only when the step has a `licence` option): 0 only
- * for the courier, 2 needs at least one saved or new file, anything but 2 removes the saved ones;
- * under the credit partner it is always 1 and no licence file is kept.
+ * only where the step offers it (`noLicenceChoice`: the courier), 2 needs at least one saved or new
+ * file, anything but 2 removes the saved ones; a `licenceStatus` the flow fixes (the credit
+ * partner: 1) is kept whatever is sent, and no licence file with it unless it is 2.
  */
-export const documentsRule: StepRule = async ({ app, body, request, files: uploads }) => {
-  const step = await resolvedDocumentsStep(app, request);
-  const { licence, creditPartner } = documentOptions(step);
+export const documentsRule: StepRule = async ({ app, body, request, files: uploads, step }) => {
+  const { licence, licenceStatus, noLicenceChoice } = documentOptions(step);
   const later = parseBoolean(body.send_diploma_later);
   const sentStatus = parseStatus(body.driver_license_status);
   const diplomas = indexedFiles(uploads, 'files');
@@ -155,12 +146,12 @@ export const documentsRule: StepRule = async ({ app, body, request, files: uploa
   if (Object.keys(errors).length) throw new FieldValidationError(errors, DOCUMENT_MESSAGES.rejected);
 
   // The licence answer.
-  const licenceBlock = licence !== null && !creditPartner;
+  const licenceBlock = licence !== null && licenceStatus === null;
   let status: LicenceStatus | null = null;
-  if (creditPartner) status = 1;
+  if (licenceStatus !== null) status = licenceStatus;
   else if (licenceBlock) {
     if (sentStatus === null) throw new FieldValidationError({ driver_license_status: [DOCUMENT_MESSAGES.licenceStatus] }, DOCUMENT_MESSAGES.licenceStatus);
-    if (sentStatus === 0 && licence !== 'courier') {
+    if (sentStatus === 0 && !noLicenceChoice) {
       throw new FieldValidationError({ driver_license_status: [DOCUMENT_MESSAGES.noLicenceCourierOnly] }, DOCUMENT_MESSAGES.noLicenceCourierOnly);
     }
     status = sentStatus;

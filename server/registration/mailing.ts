@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { cities, counties, icreditOffices, mailingAddresses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
-import type { StepRule } from './step-rules';
+import type { StepRule } from './model';
 import type { MailingAddress } from '../../src/core/api-types';
 import { dbId } from '../lib/input-limits';
 

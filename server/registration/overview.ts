@@ -1,15 +1,21 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../db';
-import { caenCodes, partners, users } from '../db/schema';
+import { caenCodes } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
-import { resolveFlow, type FlowStep } from '../../src/core/flow';
-import { flowContext, type RequestRow } from './requests';
-import type { StepRule } from './step-rules';
+import { cnpProblem as coreCnpProblem } from '../../src/core/personal-code';
+import type { FlowStep, ResolvedFlow } from '../../src/core/flow';
+import type { StepRule } from './model';
+import { stepOptions } from './rules/options';
 
 /** The overview step (spec 001 §2 item 4): profile edits, CAEN codes and the submit of the dossier. */
-export const OVERVIEW_STEP = 'requesting-company-step-7';
-export const MAX_CODES = 5;
+
+/** The rule name the flow gives the overview step (the step that sends the dossier). */
+export const OVERVIEW_RULE = 'send';
+
+/** The overview step of a resolved flow: the step whose rule is `send`, or undefined. */
+export function overviewStep(flow: ResolvedFlow): FlowStep | undefined {
+  return flow.steps.find((s) => s.rule === OVERVIEW_RULE);
+}
 
 export const MESSAGES = {
   saved: 'Informațiile au fost modificate.',
@@ -20,7 +26,7 @@ export const MESSAGES = {
   cnpDigits: 'CNP-ul trebuie să aibă exact 13 cifre.',
   cnpDate: 'CNP-ul nu conține o dată de naștere validă.',
   cnpCheck: 'CNP-ul nu este valid: cifra de control nu corespunde.',
-  tooManyCodes: `Poți alege cel mult ${MAX_CODES} coduri CAEN.`,
+  tooManyCodes: (max: number) => `Poți alege cel mult ${max} coduri CAEN.`,
   duplicateCode: 'Un cod CAEN nu poate fi ales de două ori.',
   unknownCode: 'Codul CAEN ales nu există.',
   primaryRequired: 'Alege codul CAEN principal.',
@@ -38,45 +44,26 @@ export function nameProblem(value: unknown, required: string): string | null {
   return NAME.test(text) ? null : MESSAGES.nameChars;
 }
 
-/**
- * A Romanian personal numeric code (CNP): SAALLZZJJNNNC, 13 digits; S the sex and century
- * (1/2 1900s, 3/4 1800s, 5/6 2000s, 7/8 residents, 9 foreigners), a real birth date, and the
- * check digit C = (Σ digit × 279146358279) mod 11 (10 → 1). Null when valid, else the message.
- */
+/** The CNP check of src/core/personal-code.ts with the overview's Romanian messages; null when valid. */
 export function cnpProblem(value: unknown): string | null {
-  const cnp = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-  if (!cnp) return MESSAGES.cnpRequired;
-  if (!/^\d{13}$/.test(cnp)) return MESSAGES.cnpDigits;
-  const d = [...cnp].map(Number);
-  const century = { 1: 1900, 2: 1900, 3: 1800, 4: 1800, 5: 2000, 6: 2000, 7: 1900, 8: 1900, 9: 1900 }[d[0]];
-  if (!century) return MESSAGES.cnpDigits;
-  const year = century + d[1] * 10 + d[2];
-  const month = d[3] * 10 + d[4];
-  const day = d[5] * 10 + d[6];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  const real = month >= 1 && month <= 12 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  if (!real || date.getTime() > Date.now()) return MESSAGES.cnpDate;
-  const weights = [2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9];
-  const sum = weights.reduce((acc, w, i) => acc + w * d[i], 0);
-  const check = sum % 11 === 10 ? 1 : sum % 11;
-  return check === d[12] ? null : MESSAGES.cnpCheck;
+  const problem = coreCnpProblem(value);
+  if (!problem) return null;
+  return { required: MESSAGES.cnpRequired, digits: MESSAGES.cnpDigits, date: MESSAGES.cnpDate, check: MESSAGES.cnpCheck }[problem];
 }
 
-/** What the resolved overview step of a request says: locked codes (credit partner) and codes set by operators. */
-export async function overviewOptions(app: FastifyInstance, request: RequestRow): Promise<{ lockedCodes: string[]; codesByOperator: boolean; maxCodes: number }> {
-  const flow = app.flows.byType[2];
-  const [{ partner }] = await app.db
-    .select({ partner: partners })
-    .from(users)
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(eq(users.id, request.userId));
-  const resolved = resolveFlow(flow, flowContext(request, partner));
-  const step = resolved.steps.find((s: FlowStep) => s.id === OVERVIEW_STEP);
-  const options = ((step?.uiSchema ?? {}) as { 'ui:options'?: Record<string, unknown> })['ui:options'] ?? {};
+export interface OverviewOptions {
+  lockedCodes: string[];
+  codesByOperator: boolean;
+  maxCodes: number;
+}
+
+/** What the resolved overview step says: locked codes (credit partner), codes set by operators, how many codes (`maxCodes`). */
+export function overviewOptions(step: Pick<FlowStep, 'uiSchema'> | undefined): OverviewOptions {
+  const options = stepOptions(step);
   return {
     lockedCodes: Array.isArray(options.lockedCodes) ? (options.lockedCodes as string[]) : [],
     codesByOperator: options.codesByOperator === true,
-    maxCodes: typeof options.maxCodes === 'number' ? Math.min(options.maxCodes, MAX_CODES) : MAX_CODES,
+    maxCodes: typeof options.maxCodes === 'number' ? options.maxCodes : 0,
   };
 }
 
@@ -101,11 +88,11 @@ export async function codesOf(db: Db, formData: Record<string, unknown>): Promis
 export async function checkCodes(
   db: Db,
   ids: number[],
-  options: { lockedCodes: string[]; codesByOperator: boolean; maxCodes: number },
+  options: OverviewOptions,
   previous: unknown,
 ): Promise<string | null> {
   if (options.codesByOperator) return MESSAGES.codesByOperator;
-  if (ids.length > options.maxCodes) return MESSAGES.tooManyCodes;
+  if (ids.length > options.maxCodes) return MESSAGES.tooManyCodes(options.maxCodes);
   if (new Set(ids).size !== ids.length) return MESSAGES.duplicateCode;
   if (!ids.length) return Array.isArray(previous) && previous.length ? MESSAGES.primaryNotDeletable : MESSAGES.primaryRequired;
   const rows = await db.select().from(caenCodes).where(inArray(caenCodes.id, ids));
@@ -121,7 +108,7 @@ export async function checkCodes(
  * profile must be complete (names, a valid CNP) and the codes chosen, unless operators set them
  * (activity-unknown variant). Keeps the time of sending; the route marks the request submitted.
  */
-export const sendRule: StepRule = async ({ app, request }) => {
+export const sendRule: StepRule = async ({ app, request, step }) => {
   const profile = request.profile;
   const errors: Record<string, string[]> = {};
   const last = nameProblem(profile.last_name, MESSAGES.lastNameRequired);
@@ -130,7 +117,7 @@ export const sendRule: StepRule = async ({ app, request }) => {
   if (last) errors.last_name = [last];
   if (first) errors.first_name = [first];
   if (cnp) errors.personal_code = [cnp];
-  const options = await overviewOptions(app, request);
+  const options = overviewOptions(step);
   if (!options.codesByOperator) {
     const ids = Array.isArray(request.formData.codes) ? (request.formData.codes as number[]) : [];
     const problem = await checkCodes(app.db, ids, options, []);

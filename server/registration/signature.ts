@@ -5,8 +5,7 @@ import { files } from '../db/schema';
 import { deleteFiles, fileUrl, findUserFile, saveFile } from '../files/files';
 import { FieldValidationError } from '../lib/http-errors';
 import { detectImageType } from '../lib/image-type';
-import type { RequestRow } from './requests';
-import type { StepRule } from './step-rules';
+import type { RequestRow, StepRule } from './model';
 
 /**
  * The signature step (spec 001 §2 item 5, §4 "Signature", §7 `…/collect/signature`,
@@ -25,9 +24,6 @@ export const SIGNATURE_MESSAGES = {
   missing: 'Semnează în chenar înainte de a merge mai departe.',
   deleted: 'Semnătura a fost ștearsă.',
 } as const;
-
-/** The flows' signature submit endpoints (new and existing company). */
-export const SIGNATURE_ENDPOINTS: readonly string[] = ['/api/registration/collect/signature', '/api/registration/existing/collect/signature'];
 
 /** The id form_data names as the saved signature, or null. */
 export function signatureFileIdOf(formData: Record<string, unknown>): number | null {

@@ -12,12 +12,13 @@ import {
 } from '../../src/core/timeline';
 import type { FieldErrors } from '../../src/core/api-types';
 import type { Db } from '../db';
-import { files, registrationRequests, requestDocuments, timelineItems } from '../db/schema';
+import { files, requestDocuments, timelineItems } from '../db/schema';
 import { deleteFiles, saveFile } from '../files/files';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { detectDocumentType } from '../lib/image-type';
 import type { UploadedFile } from '../lib/multipart';
-import type { RequestRow } from './requests';
+import type { RequestRow } from './model';
+import { finalizeRequest } from './store';
 
 /**
  * The dossier's status timeline (spec 001 §2 item 11, §3 "Timeline item types", §4 "Timeline
@@ -196,21 +197,15 @@ export async function addTimelineItem(app: FastifyInstance, request: RequestRow,
   assertNewPfa(request);
   const item = validateTimelineInput(input);
   if (item.type === 'finalized' && request.status === 'finalized') throw new HttpError(409, TIMELINE_MESSAGES.alreadyFinalized);
-  const id = await app.db.transaction(async (tx) => {
-    if (item.type === 'finalized') {
-      const [updated] = await tx
-        .update(registrationRequests)
-        .set({ status: 'finalized', version: request.version + 1, updatedAt: new Date() })
-        .where(and(eq(registrationRequests.id, request.id), eq(registrationRequests.version, request.version)))
-        .returning({ id: registrationRequests.id });
-      if (!updated) throw new HttpError(409, 'Dosarul a fost modificat între timp. Încearcă din nou.');
-    }
-    const [row] = await tx
+  const insert = async (db: Pick<FastifyInstance['db'], 'insert'>) => {
+    const [row] = await db
       .insert(timelineItems)
       .values({ requestId: request.id, type: item.type, date: item.date, data: item.data })
       .returning({ id: timelineItems.id });
     return row.id;
-  });
+  };
+  // A finalized item and the finalized request are written together, or (409) neither.
+  const id = item.type === 'finalized' ? await finalizeRequest(app.db, request, insert) : await insert(app.db);
   return { id, type: item.type, date: item.date, ...item.data } as TimelineItem;
 }
 

@@ -4,8 +4,10 @@ import { currentStep } from '../../src/core/flow';
 import { userMeta } from '../db/schema';
 import { notFound } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest, moveRequest, staleStep } from '../registration/requests';
-import { DOCUMENTS_ENDPOINT, DOCUMENT_MESSAGES, deleteRequestDocument } from '../registration/documents';
+import { staleStep } from '../registration/model';
+import { loadRequest } from '../registration/serialize';
+import { moveRequest } from '../registration/store';
+import { DOCUMENT_MESSAGES, deleteRequestDocument } from '../registration/documents';
 import { dbId } from '../lib/input-limits';
 
 type DeleteBody = { Body: { file_id: number; current_step_identifier?: string } };
@@ -43,7 +45,7 @@ export default (async (app) => {
     const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, app.flows.byType[2]);
     const current = currentStep(resolved, row.step);
     const sent = request.body.current_step_identifier;
-    if ((sent && sent !== current.id) || current.submit.endpoint !== DOCUMENTS_ENDPOINT) throw staleStep(await serialize());
+    if ((sent && sent !== current.id) || current.rule !== 'documents') throw staleStep(await serialize());
     const removed = await deleteRequestDocument(app, row, request.body.file_id);
     if (!removed) throw notFound(DOCUMENT_MESSAGES.notFound);
     if (!removed.licenceBackToLater) return { message: DOCUMENT_MESSAGES.deleted, payload: await serialize() };

@@ -6,7 +6,8 @@ import { identitySessions, processedWebhooks } from '../db/schema';
 import { FieldValidationError, HttpError, notFound } from '../lib/http-errors';
 import { isUploadedFile, multipartBody } from '../lib/multipart';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest, staleStep } from '../registration/requests';
+import { staleStep } from '../registration/model';
+import { loadRequest } from '../registration/serialize';
 import {
   IDENTITY_MESSAGES,
   applyDecision,

@@ -1,17 +1,31 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { lostReasons, users } from '../db/schema';
+import { lostReasons } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import type { FlowRegistry } from '../flows/registry';
-import { loadRequest, moveRequest, staleStep } from '../registration/requests';
+import { staleStep } from '../registration/model';
+import { loadRequest } from '../registration/serialize';
+import { markLost, markUnlost } from '../registration/store';
 import type { RegistrationTypeValue } from '../../src/core/registration';
+import type { Flow } from '../../src/core/flow';
 
 /**
  * Leaving the flow and coming back (spec 001 §4 Questionnaire, Office type): mark-as-lost keeps
  * the reason and sets the user's stop_flow; mark-as-unlost clears both and answers the
  * registration type so the browser returns to the right flow.
  */
+/** The `exclusive` answers of the flow's questionnaire steps (their rule is `questionnaire`), in the base flow and every variant. */
+function exclusiveAnswers(flow: Flow): Set<string> {
+  const answers = new Set<string>();
+  const steps = [...flow.steps, ...(flow.variants ?? []).flatMap((v) => Object.values(v.steps))];
+  for (const step of steps) {
+    const options = (step?.uiSchema?.reasons as Record<string, unknown> | undefined)?.['ui:options'] as Record<string, unknown> | undefined;
+    if (typeof options?.exclusive === 'string') answers.add(options.exclusive);
+  }
+  return answers;
+}
+
 export default (async (app, options: { registry: FlowRegistry }) => {
   const flowOf = (user: UserRow) => options.registry.byType[user.registrationType as RegistrationTypeValue];
 
@@ -30,13 +44,14 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     async (request) => {
       const user = request.user as UserRow;
       const [reason] = await app.db.select().from(lostReasons).where(eq(lostReasons.identifier, request.body.reason_identifier));
-      if (!reason || reason.identifier === 'niciuna') {
+      const flow = flowOf(user);
+      // The questionnaire's exclusive answer ("Niciuna dintre acestea") is the one reason that is not a reason to leave.
+      if (!reason || exclusiveAnswers(flow).has(reason.identifier)) {
         throw new FieldValidationError({ reason_identifier: ['Motiv necunoscut.'] });
       }
-      const { request: row, serialize } = await loadRequest(app, user, flowOf(user));
-      const moved = await moveRequest(app.db, row, { step: row.step, status: 'lost', lostReason: reason.identifier });
+      const { request: row, serialize } = await loadRequest(app, user, flow);
+      const moved = await markLost(app.db, row, reason.identifier);
       if (!moved) throw staleStep(await serialize());
-      await app.db.update(users).set({ stopFlow: true }).where(eq(users.id, user.id));
       return { message: '', payload: await serialize(moved) };
     },
   );
@@ -44,11 +59,8 @@ export default (async (app, options: { registry: FlowRegistry }) => {
   app.post('/mark-as-unlost', { preHandler: app.authenticate }, async (request) => {
     const user = request.user as UserRow;
     const { request: row, serialize } = await loadRequest(app, user, flowOf(user));
-    if (row.status === 'lost') {
-      const moved = await moveRequest(app.db, row, { step: row.step, status: 'in_progress', lostReason: null });
-      if (!moved) throw staleStep(await serialize());
-    }
-    await app.db.update(users).set({ stopFlow: false }).where(eq(users.id, user.id));
+    const moved = await markUnlost(app.db, row);
+    if (!moved) throw staleStep(await serialize());
     return { message: '', payload: { registration_type: user.registrationType } };
   });
 }) satisfies FastifyPluginAsync<{ registry: FlowRegistry }>;

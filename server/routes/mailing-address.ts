@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { counties } from '../db/schema';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest } from '../registration/requests';
+import { loadRequest } from '../registration/serialize';
 import { dbId } from '../lib/input-limits';
 import {
   branchOfficesIn,

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { desc, eq, ilike, sql } from 'drizzle-orm';
-import { registrationRequests, timelineItems, users } from '../db/schema';
 import { bearerToken } from '../plugins/auth';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
@@ -13,7 +11,8 @@ import {
   timelineOf,
   tradeRegisterDocumentsOf,
 } from '../registration/timeline';
-import type { RequestRow } from '../registration/requests';
+import type { RequestRow } from '../registration/model';
+import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
 
 /**
  * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade
@@ -60,16 +59,10 @@ async function findDossier(app: FastifyInstance, dossier: string): Promise<Reque
   const name = dossier.trim();
   let rows: RequestRow[];
   if (/^\d{1,9}$/.test(name)) {
-    rows = await app.db.select().from(registrationRequests).where(eq(registrationRequests.id, Number(name)));
+    const row = await requestById(app.db, Number(name));
+    rows = row ? [row] : [];
   } else if (name.includes('@')) {
-    rows = (
-      await app.db
-        .select({ request: registrationRequests })
-        .from(registrationRequests)
-        .innerJoin(users, eq(users.id, registrationRequests.userId))
-        .where(eq(users.email, name.toLowerCase()))
-        .orderBy(desc(registrationRequests.registrationType))
-    ).map((r) => r.request);
+    rows = await requestsByEmail(app.db, name.toLowerCase());
   } else {
     throw new FieldValidationError({ dossier: [OPS_MESSAGES.badDossier] }, OPS_MESSAGES.badDossier);
   }
@@ -77,21 +70,7 @@ async function findDossier(app: FastifyInstance, dossier: string): Promise<Reque
   return rows[0];
 }
 
-const timelineCount = sql<number>`(select count(*) from ${timelineItems} where ${timelineItems.requestId} = ${registrationRequests.id})`.mapWith(Number);
-
-const summaryColumns = {
-  id: registrationRequests.id,
-  email: users.email,
-  profile: registrationRequests.profile,
-  registrationType: registrationRequests.registrationType,
-  step: registrationRequests.step,
-  status: registrationRequests.status,
-  paid: registrationRequests.paid,
-  createdAt: registrationRequests.createdAt,
-  timelineItems: timelineCount,
-};
-
-type SummaryRow = { id: number; email: string; profile: Record<string, unknown>; registrationType: number; step: string; status: string; paid: boolean; createdAt: Date; timelineItems: number };
+type SummaryRow = DossierSummaryRow;
 
 function applicantName(profile: Record<string, unknown>): string | null {
   const name = [profile.last_name, profile.first_name].filter((p) => typeof p === 'string' && p.trim()).join(' ');
@@ -114,11 +93,7 @@ function summary(row: SummaryRow) {
 
 /** A dossier as the ops API answers it: its summary, timeline and trade register documents. */
 async function dossierView(app: FastifyInstance, requestId: number) {
-  const [row] = await app.db
-    .select({ ...summaryColumns, userId: registrationRequests.userId })
-    .from(registrationRequests)
-    .innerJoin(users, eq(users.id, registrationRequests.userId))
-    .where(eq(registrationRequests.id, requestId));
+  const [row] = await dossierSummaries(app.db, { id: requestId, limit: 1 });
   return {
     ...summary(row),
     timeline: await timelineOf(app.db, requestId),
@@ -151,13 +126,7 @@ export default (async (app) => {
     async (request) => {
       const { search, limit } = request.query;
       const term = search?.trim().toLowerCase();
-      const rows = await app.db
-        .select(summaryColumns)
-        .from(registrationRequests)
-        .innerJoin(users, eq(users.id, registrationRequests.userId))
-        .where(term ? ilike(users.email, `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined)
-        .orderBy(desc(registrationRequests.id))
-        .limit(limit);
+      const rows = await dossierSummaries(app.db, { term, limit });
       return { message: '', payload: rows.map(summary) };
     },
   );

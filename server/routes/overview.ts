@@ -1,11 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, ilike, or, type SQL } from 'drizzle-orm';
 import { searchKey } from '../../src/core/counties';
-import { caenCodes, registrationRequests } from '../db/schema';
+import { caenCodes } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest, staleStep } from '../registration/requests';
-import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, OVERVIEW_STEP, overviewOptions } from '../registration/overview';
+import { staleStep } from '../registration/model';
+import { loadRequest } from '../registration/serialize';
+import { saveOverview } from '../registration/store';
+import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, overviewOptions, overviewStep } from '../registration/overview';
 import { DB_INT_MAX, dbId, dbOffset } from '../lib/input-limits';
 
 const MIN_SEARCH = 3;
@@ -72,8 +74,9 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
   /** What the overview shows besides the profile: PFA name, codes with their names, e-mail and phone (read-only). */
   app.get('/registration/overview', { preHandler: app.authenticate }, async (request) => {
     const user = request.user as UserRow;
-    const { request: row } = await loadRequest(app, user, app.flows.byType[2]);
-    const options = await overviewOptions(app, row);
+    const { request: row, resolved } = await loadRequest(app, user, app.flows.byType[2]);
+    const step = overviewStep(resolved);
+    const options = overviewOptions(step);
     return {
       message: '',
       payload: {
@@ -84,7 +87,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         phone: user.phone,
         locked_codes: options.lockedCodes,
         codes_by_operator: options.codesByOperator,
-        editable: row.step === OVERVIEW_STEP && row.status !== 'submitted',
+        editable: row.step === step?.id && row.status !== 'submitted',
       },
     };
   });
@@ -109,8 +112,9 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const user = request.user as UserRow;
-      const { request: row, serialize } = await loadRequest(app, user, app.flows.byType[2]);
-      if (row.step !== OVERVIEW_STEP) throw staleStep(await serialize());
+      const { request: row, resolved, serialize } = await loadRequest(app, user, app.flows.byType[2]);
+      const step = overviewStep(resolved);
+      if (!step || row.step !== step.id) throw staleStep(await serialize());
       const body = request.body ?? {};
       const values: Partial<Record<Field, unknown>> = {};
       let oneField: Field | null = null;
@@ -145,7 +149,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         const problem =
           !ids || ids.some((id) => !Number.isInteger(id) || id < 1 || id > DB_INT_MAX)
             ? MESSAGES.unknownCode
-            : await checkCodes(app.db, ids, await overviewOptions(app, row), row.formData.codes);
+            : await checkCodes(app.db, ids, overviewOptions(step), row.formData.codes);
         if (problem) errors.codes = [problem];
         else formData.codes = ids;
       }
@@ -153,11 +157,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
         const first = Object.values(errors)[0][0];
         throw new FieldValidationError(oneField ? { value: errors[oneField] } : errors, first);
       }
-      const [saved] = await app.db
-        .update(registrationRequests)
-        .set({ profile, formData, version: row.version + 1, updatedAt: new Date() })
-        .where(and(eq(registrationRequests.id, row.id), eq(registrationRequests.version, row.version)))
-        .returning();
+      const saved = await saveOverview(app.db, row, { profile, formData });
       if (!saved) throw staleStep(await serialize());
       return { message: MESSAGES.saved, payload: { ...(await serialize(saved)), codes: await codesOf(app.db, saved.formData) } };
     },

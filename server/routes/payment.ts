@@ -2,11 +2,13 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type Stripe from 'stripe';
 import { currentStep, stepsInfo, type ResolvedFlow } from '../../src/core/flow';
-import { partnerPrices, payments, registrationRequests } from '../db/schema';
+import { partnerPrices, payments } from '../db/schema';
 import { FieldValidationError, HttpError, notFound } from '../lib/http-errors';
 import { browserOrigin } from '../lib/origin';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest, staleStep, type PartnerRow, type RequestRow } from '../registration/requests';
+import { staleStep, type PartnerRow, type RequestRow } from '../registration/model';
+import { loadRequest } from '../registration/serialize';
+import { paymentWithRequest, requestById } from '../registration/store';
 import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRow } from '../payment/service';
 import { PAID_EVENTS, StripeCheckout } from '../payment/stripe';
 import { PaymentProviderError } from '../payment/types';
@@ -44,11 +46,7 @@ async function priceOf(app: FastifyInstance, partner: PartnerRow, stripeId: stri
 
 /** A payment of the signed-in user made through the built-in checkout, else 404 (someone else's: 404 too). */
 async function builtinPaymentOf(app: FastifyInstance, user: UserRow, id: string): Promise<{ payment: PaymentRow; request: RequestRow }> {
-  const [found] = await app.db
-    .select({ payment: payments, request: registrationRequests })
-    .from(payments)
-    .innerJoin(registrationRequests, eq(registrationRequests.id, payments.requestId))
-    .where(eq(payments.id, id));
+  const found = await paymentWithRequest(app.db, id);
   if (!found || found.request.userId !== user.id || found.payment.provider !== 'builtin') throw notFound(PAYMENT_MESSAGES.checkoutNotFound);
   return found;
 }
@@ -192,8 +190,8 @@ export default (async (app) => {
         currency: price.currency,
       });
       await markPaid(app, paymentId);
-      const [updated] = await app.db.select().from(registrationRequests).where(eq(registrationRequests.id, row.id));
-      return { message: '', payload: await serialize(updated) };
+      const updated = await requestById(app.db, row.id);
+      return { message: '', payload: await serialize(updated ?? row) };
     },
   );
 

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
-import { users } from '../db/schema';
 import { resolveFlow, stepsInfo, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
 import { fieldErrorsFromValidation, FieldValidationError } from '../lib/http-errors';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
 import type { UserRow } from '../lib/tokens';
-import { flowContext, loadRequest, moveRequest, staleStep } from '../registration/requests';
-import { STEP_RULES } from '../registration/step-rules';
-import { COLLECT_COMPANY_ENDPOINT } from '../registration/company';
+import { flowContext, staleStep } from '../registration/model';
+import { loadRequest, readRequest } from '../registration/serialize';
+import { moveRequest } from '../registration/store';
+import { ruleOf, STEP_RULES } from '../registration/step-rules';
 import type { FlowRegistry } from '../flows/registry';
 import { requestReplies } from '../lib/api-schemas';
 
@@ -56,6 +55,34 @@ function endpointSchemas(flow: Flow): Map<string, string> {
 /** A step's body: its schema by `$id`, plus the step it was sent for. */
 export function stepBodySchema(schemaId: string) {
   return { allOf: [stepBody, { $ref: `${schemaId}#` }] };
+}
+
+/** Every step of the flow with each variant's patch of it (what a request may see of the step). */
+function stepVersions(flow: Flow): Partial<FlowStep>[] {
+  return [...flow.steps, ...(flow.variants ?? []).flatMap((v) => Object.values(v.steps).filter((p): p is Partial<FlowStep> => p !== null))];
+}
+
+/** A flow that names a rule the server does not have is refused at start (flows:check says it earlier). */
+function checkRuleNames(flow: Flow): void {
+  for (const step of stepVersions(flow)) {
+    if (step.rule !== undefined && !Object.hasOwn(STEP_RULES, step.rule)) {
+      throw new Error(`flow ${flow.id}: step ${step.id ?? '(variant)'} names the rule "${step.rule}", which server/registration/step-rules.ts does not have`);
+    }
+  }
+}
+
+/** Endpoints of the steps whose rule looks a company up (the per-address lookup limit applies). */
+function lookupEndpoints(flow: Flow): Set<string> {
+  const endpoints = new Set<string>();
+  for (const step of flow.steps) {
+    const patches = (flow.variants ?? []).map((v) => v.steps[step.id]).filter((p): p is Partial<FlowStep> => !!p);
+    for (const version of [step, ...patches]) {
+      const rule = version.rule ?? step.rule;
+      const endpoint = version.submit?.endpoint ?? step.submit.endpoint;
+      if (rule === 'fiscal-code') endpoints.add(endpoint);
+    }
+  }
+  return endpoints;
 }
 
 /** Endpoints of steps that submit files (`submit.encoding: "multipart"`), in the base flow or a variant. */
@@ -109,9 +136,9 @@ export default (async (app, options: { registry: FlowRegistry }) => {
   }
 
   for (const flow of registry.flows) {
+    checkRuleNames(flow);
     app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } }, async (request) => {
-      const { serialize } = await loadRequest(app, request.user as UserRow, flow);
-      return { message: '', payload: await serialize() };
+      return { message: '', payload: await readRequest(app, request.user as UserRow, flow) };
     });
 
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
@@ -132,7 +159,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
 
     /** Forward over a step whose data the request already holds (e.g. after going back). */
     app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody, response: requestReplies } }, async (request) => {
-      const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+      const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
       const info = stepsInfo(resolved, row.step);
       if (request.body.current_step_identifier !== info.current.identifier) throw staleStep(await serialize());
       const step = resolved.steps[info.current.index];
@@ -146,7 +173,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       const stored = storedStepData(step, row.formData);
       validateStep(step, stored);
       // What the database knows may have changed since (a deleted identity session): check again.
-      await STEP_RULES[step.submit.endpoint]?.({ app, body: stored, request: row, files: {} });
+      await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, step, flow: resolved });
       if (!info.next) return { message: '', payload: await serialize() };
       const moved = await moveRequest(app.db, row, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());
@@ -155,12 +182,13 @@ export default (async (app, options: { registry: FlowRegistry }) => {
 
     const multipart = multipartEndpoints(flow);
     const schemas = endpointSchemas(flow);
+    const lookups = lookupEndpoints(flow);
     for (const endpoint of readyEndpoints(flow)) {
       // Multipart: sign-in (then the per-address upload limit) is checked before the body is read.
       // Sign-in first; a call for a step the request is not at answers 409 before the body meets the step's schema.
       const files = multipart.has(endpoint)
         ? { onRequest: [app.authenticate, app.addressLimit.upload], preValidation: [multipartBody(STEP_UPLOADS), notStale(flow, endpoint)] }
-        : endpoint === COLLECT_COMPANY_ENDPOINT
+        : lookups.has(endpoint)
           ? // Every lookup submitted counts, a malformed fiscal code too (before the schema).
             { onRequest: app.authenticate, preValidation: [app.addressLimit.companyLookup, notStale(flow, endpoint)] }
           : { onRequest: app.authenticate, preValidation: notStale(flow, endpoint) };
@@ -185,7 +213,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         const uploads = Object.fromEntries(Object.entries(fields).filter(([, v]) => isUploadedFile(v))) as Record<string, UploadedFile>;
         const data = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isUploadedFile(v)));
         // The body was checked against the step's schema (multipart text fields took its types: is_married "true" → true).
-        const extra = (await STEP_RULES[endpoint]?.({ app, body: data, request: row, files: uploads })) ?? {};
+        const extra = (await ruleOf(step)?.({ app, body: data, request: row, files: uploads, partner, step, flow: resolved })) ?? {};
         const formData = { ...row.formData };
         for (const [formKey, bodyKey] of Object.entries(step.submit.store ?? {})) {
           if (bodyKey !== null) formData[formKey] = data[bodyKey] ?? null;
@@ -197,10 +225,9 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         const next = step.submit.advance === false ? step.id : (stepsInfo(after, step.id).next?.identifier ?? step.id);
         // A dossier that was sent (the overview's send sets submitted_at) stays submitted through the later steps.
         const status = formData.submitted_at ? 'submitted' : 'in_progress';
+        // A request that was lost is back in the flow: so is its user (the store writes both).
         const moved = await moveRequest(app.db, row, { step: next, formData, status, lostReason: null });
         if (!moved) throw staleStep(await serialize());
-        // A request that was lost is back in the flow: so is its user.
-        if (row.status === 'lost') await app.db.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));
         return { message: '', payload: await serialize(moved, after) };
       });
     }

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentStep, type Flow } from '../../src/core/flow';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest, moveRequest, staleStep } from '../registration/requests';
-import { SIGNATURE_ENDPOINTS, SIGNATURE_MESSAGES, deleteSignatureFile, signatureFileIdOf } from '../registration/signature';
+import { staleStep } from '../registration/model';
+import { loadRequest } from '../registration/serialize';
+import { moveRequest } from '../registration/store';
+import { SIGNATURE_MESSAGES, deleteSignatureFile, signatureFileIdOf } from '../registration/signature';
 
 type DeleteBody = { Body: { current_step_identifier?: string } };
 
@@ -26,7 +28,7 @@ export default (async (app) => {
     const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
     const current = currentStep(resolved, row.step);
     const sent = request.body.current_step_identifier;
-    if ((sent && sent !== current.id) || !SIGNATURE_ENDPOINTS.includes(current.submit.endpoint)) throw staleStep(await serialize());
+    if ((sent && sent !== current.id) || current.rule !== 'signature') throw staleStep(await serialize());
     const savedId = signatureFileIdOf(row.formData);
     if (savedId === null && row.formData.signature_file_id == null) return { message: SIGNATURE_MESSAGES.deleted, payload: await serialize() };
     const moved = await moveRequest(app.db, row, { step: row.step, formData: { ...row.formData, signature_file_id: null } });

@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { ZipFile } from 'yazl';
-import { registrationRequests } from '../db/schema';
+import { findRequest } from '../registration/store';
 import { HttpError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { tradeRegisterFiles, uniqueEntryNames } from '../registration/timeline';
@@ -27,10 +26,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const user = request.user as UserRow;
-      const [row] = await app.db
-        .select({ id: registrationRequests.id, userId: registrationRequests.userId })
-        .from(registrationRequests)
-        .where(and(eq(registrationRequests.userId, user.id), eq(registrationRequests.registrationType, 2)));
+      const row = await findRequest(app.db, user.id, 2);
       const documents = row ? await tradeRegisterFiles(app.db, row) : [];
       if (!documents.length) throw new HttpError(404, STATUS_MESSAGES.noDocuments);
 

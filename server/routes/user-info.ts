@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
-import { registrationRequests } from '../db/schema';
 import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
-import { loadRequest } from '../registration/requests';
 import { requestReplies } from '../lib/api-schemas';
+import { loadRequest } from '../registration/serialize';
+import { mergeProfile } from '../registration/store';
 
 interface UserInfoBody extends AddressBodyFields {
   first_name: string;
@@ -87,11 +86,8 @@ export default (async (app) => {
       const placeOfBirth = clean(body.place_of_birth);
       if (placeOfBirth) profile.place_of_birth = placeOfBirth;
 
-      const [updated] = await app.db
-        .update(registrationRequests)
-        .set({ profile: sql`${registrationRequests.profile} || ${JSON.stringify(profile)}::jsonb`, updatedAt: new Date() })
-        .where(eq(registrationRequests.id, row.id))
-        .returning();
+      // Merged into the newest profile: what the identity decision wrote meanwhile is kept.
+      const updated = (await mergeProfile(app.db, row.id, profile)) ?? row;
       return { message: 'Informațiile au fost modificate.', payload: await serialize(updated) };
     },
   );

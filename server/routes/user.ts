@@ -29,7 +29,7 @@ export default (async (app) => {
     },
     async (request) => {
       const redirect = request.query.redirect ?? null;
-      if (redirect && !isKnownRouteName(redirect)) {
+      if (redirect && !isKnownRouteName(redirect, app.flows.flows)) {
         throw new FieldValidationError({ redirect: ['Pagina cerută nu există.'] });
       }
       const user = request.user!;

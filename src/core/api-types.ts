@@ -150,10 +150,15 @@ export interface RegistrationRequest {
   profile: Record<string, unknown>;
   media: Record<string, unknown>;
   paid: boolean;
+  paid_at: string | null;
   created_at: string;
-  mailing_address: Record<string, unknown> | null;
+  /** The saved signature's file id (also `media.signature_document.id`). */
+  signature_file_id: number | null;
+  /** The card answer (spec 001 §3 existing request: 1, 0 or null), also at the top level. */
+  ghiseu_card_requested: 0 | 1 | null;
+  mailing_address: MailingAddress | null;
   status_timeline: unknown[];
-  steps: import('./flow').StepsInfo;
+  steps: import('./flow/types').StepsInfo;
   /** Ids of the flow variants that apply to the request. */
   variants: string[];
   /** The existing PFA found by its fiscal code (spec 001 §3 existing request "company"); null until then. */

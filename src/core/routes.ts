@@ -1,10 +1,11 @@
-import { FLOW_BASE_PATH, type RegistrationTypeValue } from './registration';
+import type { RegistrationTypeValue } from './registration';
+import type { FlowStep } from './flow/types';
 
 /**
  * Named routes of the app (spec 000 §2.1, 001 §2). The auto-login `redirect` parameter and the
  * auto-login-link endpoint accept only these names, so a link can never point outside the app.
- * Step routes are listed per flow; `collect-user-profile-step` resolves to the identity step of
- * the user's flow.
+ * Step routes are the steps of the flow files (ids and paths); `collect-user-profile-step` resolves
+ * to the identity step (the step whose rule is `identity`) of the user's flow.
  */
 export const STATIC_ROUTES = {
   home: '/',
@@ -31,30 +32,39 @@ export const STATIC_ROUTES = {
 
 export type StaticRouteName = keyof typeof STATIC_ROUTES;
 
-const NEW_STEP_COUNT = 10; // steps 0..9 (spec 001 §9)
-const EXISTING_STEP_COUNT = 7; // steps 1..7
+/** What the route table reads of a flow file: its type and its steps (ids, paths, rules). */
+export type RouteFlow = { registrationType: RegistrationTypeValue; steps: readonly Pick<FlowStep, 'id' | 'path' | 'rule'>[] };
 
-const stepRoutes: Record<string, string> = {};
-for (let i = 0; i < NEW_STEP_COUNT; i++) stepRoutes[`requesting-company-step-${i}`] = `/infiintare-pfa/${i}`;
-for (let i = 1; i <= EXISTING_STEP_COUNT; i++) stepRoutes[`existing-company-step-${i}`] = `/inregistrare/${i}`;
-
-/** Identity step of each flow: target of `collect-user-profile-step`. */
-export const IDENTITY_STEP_PATH: Record<RegistrationTypeValue, string> = {
-  1: `${FLOW_BASE_PATH[1]}/5`,
-  2: `${FLOW_BASE_PATH[2]}/1`,
-};
+/** The step rule that marks a flow's identity step (target of `collect-user-profile-step`). */
+export const IDENTITY_RULE = 'identity';
 
 /** Own keys only: `constructor`, `__proto__` or `toString` are properties of every object, not routes. */
 const has = (table: object, name: string) => Object.prototype.hasOwnProperty.call(table, name);
 
-export function isKnownRouteName(name: string): boolean {
-  return has(STATIC_ROUTES, name) || has(stepRoutes, name) || name === 'collect-user-profile-step';
+/** The identity step's path of the flow of a registration type, from the flow file. */
+export function identityStepPath(flows: readonly RouteFlow[], registrationType: RegistrationTypeValue): string | null {
+  const flow = flows.find((f) => f.registrationType === registrationType);
+  return flow?.steps.find((s) => s.rule === IDENTITY_RULE)?.path ?? null;
 }
 
-/** Path of a named route, or null when the name is unknown. */
-export function routePath(name: string, registrationType?: RegistrationTypeValue): string | null {
-  if (has(STATIC_ROUTES, name)) return STATIC_ROUTES[name as StaticRouteName];
-  if (has(stepRoutes, name)) return stepRoutes[name];
-  if (name === 'collect-user-profile-step') return IDENTITY_STEP_PATH[registrationType ?? 2];
+function stepPath(flows: readonly RouteFlow[], name: string): string | null {
+  for (const flow of flows) for (const step of flow.steps) if (step.id === name) return step.path;
   return null;
+}
+
+/** Whether `name` is a named route: a static one, a step of one of `flows`, or the identity step of one. */
+export function isKnownRouteName(name: string, flows: readonly RouteFlow[] = []): boolean {
+  if (has(STATIC_ROUTES, name)) return true;
+  if (name === 'collect-user-profile-step') return flows.some((f) => identityStepPath(flows, f.registrationType) !== null);
+  return stepPath(flows, name) !== null;
+}
+
+/**
+ * Path of a named route, or null when the name is unknown. Step routes (and the identity step of
+ * the user's flow) come from the flow files given: the table holds no step of its own.
+ */
+export function routePath(name: string, registrationType?: RegistrationTypeValue, flows: readonly RouteFlow[] = []): string | null {
+  if (has(STATIC_ROUTES, name)) return STATIC_ROUTES[name as StaticRouteName];
+  if (name === 'collect-user-profile-step') return identityStepPath(flows, registrationType ?? 2);
+  return stepPath(flows, name);
 }

@@ -1,5 +1,5 @@
 import { FLOW_BASE_PATH, type RegistrationTypeValue } from './registration';
-import { routePath, STATIC_ROUTES } from './routes';
+import { routePath, STATIC_ROUTES, type RouteFlow } from './routes';
 
 /** One entry of the user's tracked source (spec 000 §3). */
 export interface UserSourceEntry {
@@ -41,13 +41,13 @@ export function flowPath(type: RegistrationTypeValue): string {
  */
 export function decideSignInRedirect(
   user: Pick<SessionUser, 'access_token' | 'dashboard_redirect' | 'stop_flow' | 'registration_type' | 'requesting_company_paid' | 'signature_file_id'>,
-  options: { dashboardUrl: string; redirectRouteName?: string | null },
+  options: { dashboardUrl: string; redirectRouteName?: string | null; flows?: readonly RouteFlow[] },
 ): RedirectTarget {
   if (user.dashboard_redirect || (user.registration_type === 1 && user.signature_file_id)) {
     return { kind: 'external', url: dashboardSsoUrl(options.dashboardUrl, user.access_token) };
   }
   if (options.redirectRouteName) {
-    const path = routePath(options.redirectRouteName, user.registration_type);
+    const path = routePath(options.redirectRouteName, user.registration_type, options.flows);
     if (path) return { kind: 'route', path };
   }
   if (user.stop_flow) return { kind: 'route', path: STATIC_ROUTES['register-questionnaire-info'] };

@@ -77,8 +77,9 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       submitting: busy,
       partner: request.partner,
       company: request.company ?? null,
+      navigate: (routeName) => onLeave(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
     }),
-    [services, step.id, request.profile, request.media, request.mailing_address, request.partner, request.company, api, flow.api.open, onRequest, uploadProgress, busy],
+    [services, step.id, flow, onLeave, request.profile, request.media, request.mailing_address, request.partner, request.company, api, onRequest, uploadProgress, busy],
   );
   const shownFields = useMemo(() => visibleFields(schema as RJSFSchema, uiSchema), [schema, uiSchema]);
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);
@@ -107,7 +108,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         plan.encoding === 'multipart' && api.postForm
           ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current), setUploadProgress)
           : await api.post<RegistrationRequest>(plan.endpoint, plan.body);
-      if (plan.navigate) onLeave(routePath(plan.navigate) ?? '/');
+      if (plan.navigate) onLeave(routePath(plan.navigate, flow.registrationType, [flow]) ?? '/');
       else if (plan.then) {
         // The follow-up call (the payment redirect): its answer names the page to open.
         const next = await api.post<Record<string, unknown>>(plan.then.endpoint, plan.then.body);

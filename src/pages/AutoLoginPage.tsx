@@ -41,7 +41,10 @@ export function AutoLoginPage() {
         session.setUser(user);
         trackLogin(user.id);
         const config = await resolveConfig(null);
-        followRedirect(decideSignInRedirect(user, { dashboardUrl: config.dashboard_url, redirectRouteName: echoed ?? redirectParam }), navigate);
+        const redirectRouteName = echoed ?? redirectParam;
+        // A step's route name resolves through the flow files (loaded only then: they belong to the wizard's chunk).
+        const flows = redirectRouteName ? Object.values((await import('../engine/flows')).FLOWS) : [];
+        followRedirect(decideSignInRedirect(user, { dashboardUrl: config.dashboard_url, redirectRouteName, flows }), navigate);
       } catch {
         navigate('/', { replace: true });
       }

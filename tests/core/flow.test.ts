@@ -91,7 +91,7 @@ describe('new-pfa.json', () => {
     expect(mailing.submit.endpoint).toBe('/api/registration/collect/icredit-office');
     expect(mailing.submit.payload).toEqual({ icredit_county_id: '/icredit_county_id', icredit_office_id: '/icredit_office_id', current_step_identifier: '$step' });
     expect((flow.steps[7].uiSchema?.['ui:options'] as { lockedCodes: string[] }).lockedCodes).toEqual(['8291', '6619']);
-    expect((flow.steps[3].uiSchema?.['ui:options'] as { creditPartner: boolean }).creditPartner).toBe(true);
+    expect((flow.steps[3].uiSchema?.['ui:options'] as { licenceStatus: number }).licenceStatus).toBe(1);
     // The base flow is untouched.
     expect(newPfa.steps[6].schema).toBe('mailing-address.json');
   });
@@ -105,10 +105,14 @@ describe('new-pfa.json', () => {
     expect((flow.steps[3].uiSchema?.['ui:options'] as Record<string, unknown>)[option]).toBe(value);
   });
 
-  it('a credit consultant under the credit partner gets no certificate block (creditPartner: the partner note instead)', () => {
+  it('a credit consultant under the credit partner gets no certificate block (the answer fixed to 1, the partner note instead)', () => {
     const flow = resolveFlow(newPfa, ctx({ partner: 'icredit', unaffiliated: false, activity: 'consultant-credite' }));
-    expect(flow.variants).toEqual(['icredit', 'activity-credit-consultant']);
-    expect(flow.steps[3].uiSchema?.['ui:options']).toMatchObject({ licence: 'credit-certificate', creditPartner: true });
+    expect(flow.variants).toEqual(['icredit', 'activity-credit-consultant', 'credit-consultant-credit-partner']);
+    expect(flow.steps[3].uiSchema?.['ui:options']).toMatchObject({
+      licence: 'credit-certificate',
+      licenceStatus: 1,
+      licenceNote: 'steps:documents.licence.creditPartnerNote',
+    });
   });
 
   it('psychotherapist and medic change the documents copy; question-mark and IT consulting the overview', () => {

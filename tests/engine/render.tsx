@@ -209,6 +209,9 @@ export function request(step: string, formData: Record<string, unknown> = {}, pa
     media: {},
     paid: false,
     created_at: '2026-11-22T10:00:00Z',
+    paid_at: null,
+    signature_file_id: null,
+    ghiseu_card_requested: null,
     mailing_address: null,
     status_timeline: [],
     steps: {

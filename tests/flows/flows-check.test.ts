@@ -32,6 +32,19 @@ describe('npm run flows:check', () => {
     expect(problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'flows/new-pfa.json', path: '#/steps/8/uiSchema' }));
   });
 
+  it('refuses a step rule the server does not have, in a step and in a variant', () => {
+    const problems = checkFlows(
+      withNewFlow((f) => {
+        f.steps[3].rule = 'documentz';
+        f.variants.find((v: { id: string }) => v.id === 'icredit').steps['requesting-company-step-6'].rule = 'branch-office';
+      }),
+    ).filter((p) => p.level === 'error');
+    expect(problems).toContainEqual(
+      expect.objectContaining({ path: '#/steps/3/rule', message: expect.stringContaining('rule "documentz" is not in server/registration/step-rules.ts') }),
+    );
+    expect(problems.map((p) => p.message)).toContainEqual(expect.stringContaining('rule "branch-office" is not in server/registration/step-rules.ts'));
+  });
+
   it('reports an unknown widget on a ready step, a missing locale key, a bad example and an unknown endpoint', () => {
     const problems = checkFlows(
       withNewFlow((f) => {

@@ -116,6 +116,18 @@ export async function requestRowOf(app: FastifyInstance, user: RegisteredUser) {
   return row;
 }
 
+/** What a step rule is called with besides its body and files: the user's partner, the rule's step and the flow, resolved for the request. */
+export async function ruleContextOf(app: FastifyInstance, user: RegisteredUser, rule: string) {
+  const { users } = await import('../../server/db/schema');
+  const { eq } = await import('drizzle-orm');
+  const { loadRequest } = await import('../../server/registration/serialize');
+  const [row] = await app.db.select().from(users).where(eq(users.id, user.user.id));
+  const { partner, resolved } = await loadRequest(app, row, app.flows.byType[user.user.registration_type as 1 | 2]);
+  const step = resolved.steps.find((s) => s.rule === rule);
+  if (!step) throw new Error(`no step with the rule ${rule}`);
+  return { partner, step, flow: resolved };
+}
+
 /**
  * Test fixture: puts the user's request at a step (and merges form data) by writing the database,
  * for steps whose predecessors belong to later issues. Never exposed over HTTP.

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { caenCodes, registrationRequests } from '../../server/db/schema';
 import { cnpProblem } from '../../server/registration/overview';
+import { isValidCnp } from '../../server/identity/romanian-person';
 import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
 
 let app: FastifyInstance;
@@ -98,6 +99,16 @@ describe('POST /api/registration/update/form-data', () => {
     const overview = (await get('/api/registration/overview', user.token)).json().payload;
     expect(overview).toMatchObject({ company_name: null, email: user.email, phone: '0712345678', editable: true });
     expect(overview.codes.map((c: { code: string }) => c.code)).toEqual(['7410', '7311']);
+  });
+
+  it('accepts the CNP of a foreign citizen (9) and of a foreign resident born in the 2000s (7), as the identity check does', async () => {
+    for (const cnp of ['9850101400011', '7000229400012']) {
+      const user = await atOverview();
+      const res = await update(user, { field: 'personal_code', value: cnp });
+      expect(res.statusCode, cnp).toBe(200);
+      expect(res.json().payload.profile.personal_code).toBe(cnp);
+      expect(isValidCnp(cnp)).toBe(true);
+    }
   });
 
   it('takes the spec form { field, value } and answers errors under value', async () => {

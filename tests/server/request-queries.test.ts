@@ -74,8 +74,8 @@ describe('reading a request: a bounded number of queries', () => {
     expect(media(tenBody).signature_document).toMatchObject({ id: expect.any(Number) });
 
     expect(withTen).toBe(withOne);
-    // The token, the request with its partner, everything the answer carries.
-    expect(withOne).toBeLessThanOrEqual(3);
+    // The token, then the request with its partner and everything the answer carries, in one query.
+    expect(withOne).toBe(2);
   });
 
   it('a step submit runs as many queries with 10 documents and timeline items as with 1', async () => {
@@ -92,5 +92,15 @@ describe('reading a request: a bounded number of queries', () => {
     expect(withTen).toBe(withOne);
     // The token, the request with its partner, the move, everything the answer carries.
     expect(withOne).toBeLessThanOrEqual(4);
+  });
+
+  it('a signature id that is not a file id in form_data reads as no signature, never as an error', async () => {
+    for (const signature_file_id of ['12', 'abc', 1.5, -3, 0, 1e12, null, { id: 1 }, [1]]) {
+      const user = await registerUser(app, { type: 2 });
+      await placeAtStep(app, user, 'requesting-company-step-5', { signature_file_id });
+      const res = await open(user);
+      expect(res.statusCode, JSON.stringify(signature_file_id)).toBe(200);
+      expect(res.json().payload).toMatchObject({ signature_file_id: null, media: { signature_document: null } });
+    }
   });
 });

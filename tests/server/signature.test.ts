@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { FieldValidationError } from '../../server/lib/http-errors';
 import { SIGNATURE_MAX_BYTES, SIGNATURE_MESSAGES, signatureRule } from '../../server/registration/signature';
-import { auth, placeAtStep, registerUser, testApp, type RegisteredUser, requestRowOf } from './helpers';
+import { auth, placeAtStep, registerUser, ruleContextOf, testApp, type RegisteredUser, requestRowOf } from './helpers';
 import { storedFileCount } from './storage-helpers';
 import { JPEG, PNG, TEXT, multipartPayload, type FilePart } from './identity-helpers';
 
@@ -203,19 +203,20 @@ describe('the signature rule (also the existing-company flow\'s)', () => {
     const user = await registerUser(app, { type: 1 });
     await placeAtStep(app, user, EXISTING_STEP);
     const row = await requestRow(user);
+    const context = await ruleContextOf(app, user, 'signature');
     const upload = { data: PNG, filename: 'x.png', mimetype: 'image/png' };
 
-    const first = (await signatureRule({ app, body: { signature: 'new' }, request: row, files: { file: upload } })) as { signature_file_id: number };
+    const first = (await signatureRule({ ...context, app, body: { signature: 'new' }, request: row, files: { file: upload } })) as { signature_file_id: number };
     expect(first.signature_file_id).toEqual(expect.any(Number));
     const kept = { ...row, formData: { ...row.formData, ...first } };
-    await expect(signatureRule({ app, body: { signature: 'saved' }, request: kept, files: {} })).resolves.toMatchObject({ signature_file_id: first.signature_file_id });
-    await expect(signatureRule({ app, body: { signature: 'saved' }, request: row, files: {} })).rejects.toBeInstanceOf(FieldValidationError);
+    await expect(signatureRule({ ...context, app, body: { signature: 'saved' }, request: kept, files: {} })).resolves.toMatchObject({ signature_file_id: first.signature_file_id });
+    await expect(signatureRule({ ...context, app, body: { signature: 'saved' }, request: row, files: {} })).rejects.toBeInstanceOf(FieldValidationError);
     await expect(
-      signatureRule({ app, body: { signature: 'new' }, request: kept, files: { file: { ...upload, data: JPEG } } }),
+      signatureRule({ ...context, app, body: { signature: 'new' }, request: kept, files: { file: { ...upload, data: JPEG } } }),
     ).rejects.toMatchObject({ fields: { file: [SIGNATURE_MESSAGES.notPng] } });
 
     // A second drawing replaces the first.
-    const second = (await signatureRule({ app, body: { signature: 'new' }, request: kept, files: { file: upload } })) as { signature_file_id: number };
+    const second = (await signatureRule({ ...context, app, body: { signature: 'new' }, request: kept, files: { file: upload } })) as { signature_file_id: number };
     expect(second.signature_file_id).not.toBe(first.signature_file_id);
     expect((await get(`/api/files/${first.signature_file_id}`, user.token)).statusCode).toBe(404);
   });
@@ -296,7 +297,8 @@ describe('POST …/delete/signature', () => {
     const user = await registerUser(app, { type: 1 });
     await placeAtStep(app, user, EXISTING_STEP);
     const row = await requestRow(user);
-    const saved = (await signatureRule({ app, body: { signature: 'new' }, request: row, files: { file: { data: PNG, filename: 'a.png', mimetype: 'image/png' } } })) as {
+    const context = await ruleContextOf(app, user, 'signature');
+    const saved = (await signatureRule({ ...context, app, body: { signature: 'new' }, request: row, files: { file: { data: PNG, filename: 'a.png', mimetype: 'image/png' } } })) as {
       signature_file_id: number;
     };
     await placeAtStep(app, user, EXISTING_STEP, saved);

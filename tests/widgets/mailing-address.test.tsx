@@ -56,7 +56,7 @@ function setup(options: { profile?: Profile; address?: MailingAddress | null; fo
   const current = (): RegistrationRequest => ({
     ...request(STEP, options.formData ?? {}),
     profile: state.profile as Record<string, unknown>,
-    mailing_address: state.address as Record<string, unknown> | null,
+    mailing_address: state.address ?? null,
   });
   const api: EngineApi = {
     get: vi.fn(async () => current()) as EngineApi['get'],

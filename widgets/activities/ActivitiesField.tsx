@@ -5,7 +5,6 @@ import { stepContext, type Activity } from '../types';
 import { useOptions } from '../shared/useOptions';
 import { FieldErrors } from '../shared/FieldErrors';
 
-const UNKNOWN = 'question-mark';
 
 interface ActivitiesData {
   activity_id?: number;
@@ -21,7 +20,9 @@ interface ActivitiesData {
 export default function ActivitiesField(props: FieldProps<ActivitiesData>) {
   const { formData, onChange, registry, uiSchema, errorSchema, fieldPathId, disabled } = props;
   const { services } = stepContext(registry);
-  const options = (uiSchema?.['ui:options'] ?? {}) as { primaryCount?: number; notices?: Record<string, string>; preselect?: string };
+  const options = (uiSchema?.['ui:options'] ?? {}) as { primaryCount?: number; notices?: Record<string, string>; preselect?: string; unknownActivity?: string };
+  // The "I don't know yet" activity (its code from the flow): shown apart, with a description field.
+  const UNKNOWN = options.unknownActivity;
   const { options: activities, error } = useOptions<Activity>(() => services.activities());
   const data = formData ?? {};
   const selected = activities?.find((a) => a.id === data.activity_id) ?? null;

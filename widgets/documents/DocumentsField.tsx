@@ -27,7 +27,12 @@ interface DocumentsOptions {
   heading?: string;
   text?: string;
   licence?: Licence;
-  creditPartner?: boolean;
+  /** The licence answer fixed by the flow (the credit partner: 1): no licence block. */
+  licenceStatus?: 0 | 1 | 2;
+  /** Whether "no licence" (0) is offered (the courier activity). */
+  noLicenceChoice?: boolean;
+  /** Locale key of a note shown instead of the block (a credit consultant under the credit partner). */
+  licenceNote?: string;
 }
 
 /**
@@ -171,8 +176,8 @@ export default function DocumentsField(props: FieldProps<DocumentsData>) {
   const { t } = services;
   const options = (uiSchema?.['ui:options'] ?? {}) as DocumentsOptions;
   const licence: Licence = options.licence ?? null;
-  const creditPartner = options.creditPartner === true;
-  const licenceBlock = licence !== null && !creditPartner;
+  const fixedStatus = options.licenceStatus ?? null;
+  const licenceBlock = licence !== null && fixedStatus === null;
   const off = Boolean(disabled || readonly);
   const ids = useId();
 
@@ -190,7 +195,7 @@ export default function DocumentsField(props: FieldProps<DocumentsData>) {
 
   const later = formData?.send_diploma_later === true;
   const stored = formData?.driver_license_status;
-  const status: 0 | 1 | 2 | null = creditPartner ? 1 : licenceBlock ? (stored === 0 || stored === 1 || stored === 2 ? stored : null) : null;
+  const status: 0 | 1 | 2 | null = fixedStatus !== null ? fixedStatus : licenceBlock ? (stored === 0 || stored === 1 || stored === 2 ? stored : null) : null;
 
   // The engine's context changes with every render of the runner: keep the latest callbacks.
   const attachRef = useRef(attachFile);
@@ -454,7 +459,7 @@ export default function DocumentsField(props: FieldProps<DocumentsData>) {
             mt="3"
           >
             <Stack gap="3">
-              {([2, 1, ...(licence === 'courier' ? [0] : [])] as const).map((value) => (
+              {([2, 1, ...(options.noLicenceChoice ? [0] : [])] as const).map((value) => (
                 <RadioGroup.Item key={value} value={String(value)}>
                   <RadioGroup.ItemHiddenInput />
                   <RadioGroup.ItemIndicator />
@@ -521,10 +526,10 @@ export default function DocumentsField(props: FieldProps<DocumentsData>) {
         </Fieldset.Root>
       ) : null}
 
-      {creditPartner && licence === 'credit-certificate' ? (
+      {options.licenceNote ? (
         <Alert.Root status="info">
           <Alert.Indicator />
-          <Alert.Description>{t('steps:documents.licence.creditPartnerNote')}</Alert.Description>
+          <Alert.Description>{t(options.licenceNote)}</Alert.Description>
         </Alert.Root>
       ) : null}
 

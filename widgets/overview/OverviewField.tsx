@@ -15,16 +15,16 @@ interface OverviewFormData {
 interface Options {
   /** Codes preset and locked (the credit partner: 8291, 6619), first and in this order. */
   lockedCodes?: string[];
-  /** At most 5 (spec 001 §5). */
+  /** How many codes (spec 001 §5: 5). */
   maxCodes?: number;
+  /** The lost reason kept when the applicant leaves for an office at home (`sediu-la-client`). */
+  leaveReason?: string;
+  /** The named route opened then (`register-questionnaire-info`, the questionnaire's dead-end info page). */
+  leaveRoute?: string;
   /** Operators add the codes (activity unknown): the block is read-only. */
   codesByOperator?: boolean;
 }
 
-/** Where leaving for the competitor services ends: the questionnaire's dead-end info page. */
-export const LEAVE_PATH = '/inregistrare/chestionar/info';
-export const LEAVE_REASON = 'sediu-la-client';
-const MAX_CODES = 5;
 
 type ProfileField = 'last_name' | 'first_name' | 'personal_code';
 
@@ -49,7 +49,7 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
   const { t, caen } = services;
   const options = (uiSchema?.['ui:options'] ?? {}) as Options;
   const lockedCodes = options.lockedCodes ?? [];
-  const maxCodes = Math.min(options.maxCodes ?? MAX_CODES, MAX_CODES);
+  const maxCodes = options.maxCodes ?? 0;
   const byOperator = options.codesByOperator === true;
   const path = fieldPathId.path;
 
@@ -176,8 +176,8 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
     setLeaving(true);
     setLeaveError(null);
     try {
-      await caen.markAsLost(LEAVE_REASON);
-      window.location.assign(LEAVE_PATH);
+      await caen.markAsLost(options.leaveReason ?? '');
+      ctx.navigate(options.leaveRoute ?? 'home');
     } catch {
       if (live.current) setLeaveError(t('steps:overview.leaveError'));
     } finally {

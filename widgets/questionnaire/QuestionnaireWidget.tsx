@@ -13,7 +13,7 @@ import { FieldErrors } from '../shared/FieldErrors';
 export default function QuestionnaireWidget(props: WidgetProps) {
   const { id, value, onChange, options, registry, rawErrors, disabled } = props;
   const { services, stepId } = stepContext(registry);
-  const exclusive = (options.exclusive as string | undefined) ?? 'niciuna';
+  const exclusive = options.exclusive as string | undefined;
   const { options: reasons, error } = useOptions<LostReason>(() => services.lostReasons());
   const selected: string[] = Array.isArray(value) ? (value as unknown[]).filter((v): v is string => typeof v === 'string') : [];
   // Two clicks can arrive before the form re-renders: toggle from the latest value, not the rendered one.

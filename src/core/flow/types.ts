@@ -71,6 +71,8 @@ export interface FlowStep {
   path: string;
   /** `$id` of a JSON Schema file in schemas/. */
   schema: string;
+  /** The server's rule for the step beyond its schema (a name of server/registration/step-rules.ts). */
+  rule?: string;
   uiSchema?: Record<string, unknown>;
   /** Locale keys of the step's copy. */
   title: string;

@@ -38,7 +38,7 @@ export function FlowStepsPage() {
     if (!copyReady) void loadStepsNamespace(i18n).then(() => setCopyReady(true));
   }, [copyReady, i18n]);
 
-  const services: StepServices = useMemo(() => createStepServices(t, registrationType), [t, registrationType]);
+  const services: StepServices = useMemo(() => createStepServices(t, flow), [t, flow]);
 
   if (!known) return <NotFoundMessage />;
   if (!copyReady || !user) return <Spinner aria-label="…" />;

@@ -17,7 +17,7 @@ import { FLOWS } from '@/engine/flows';
 /** Where a paid request goes: the flow's `paidRoute` (the new PFA's status page), else its current step. */
 function afterPayment(flow: Flow, request: RegistrationRequest): string {
   if (flow.paidRoute) return routePath(flow.paidRoute) ?? flow.basePath;
-  return routePath(request.steps.current.identifier) ?? flow.basePath;
+  return routePath(request.steps.current.identifier, flow.registrationType, [flow]) ?? flow.basePath;
 }
 
 /**

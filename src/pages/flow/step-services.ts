@@ -21,6 +21,7 @@ import type {
   StepServices,
 } from '../../../widgets/types';
 import type { RegistrationRequest } from '@/core/api-types';
+import type { Flow } from '@/core/flow';
 
 /** An ApiError as the widgets see it: status, message, the server's `code` and field errors. */
 function toIdentityError(error: unknown): IdentityError | unknown {
@@ -84,11 +85,12 @@ export const placesService: PlacesService = {
     api.get<{ data: City[]; total: number }>(`/api/nomenclature/city/index/${offset}/${limit}`, { county_id: countyId, search_term: search }),
 };
 
-/** The dossier steps' own calls; the signature's delete call depends on the flow (spec 001 §7). */
-export function dossierService(registrationType: number): DossierService {
-  const prefix = registrationType === 1 ? '/api/registration/existing' : '/api/registration';
+/** The dossier steps' own calls; the signature's delete call is the flow's (its signature step's `deleteEndpoint`, spec 001 §7). */
+export function dossierService(flow: Pick<Flow, 'steps'>): DossierService {
+  const signature = flow.steps.find((s) => s.rule === 'signature');
+  const deleteEndpoint = (signature?.uiSchema?.['ui:options'] as { deleteEndpoint?: string } | undefined)?.deleteEndpoint;
   return {
-    deleteSignature: () => api.post<unknown>(`${prefix}/delete/signature`).then(() => undefined),
+    deleteSignature: () => (deleteEndpoint ? api.post<unknown>(deleteEndpoint).then(() => undefined) : Promise.reject(new Error('the flow has no signature step'))),
     saveMailingAddress: (values: MailingAddressValues) =>
       mapped(() => api.post<RegistrationRequest>('/api/mailing-address', values).then((r) => r.mailing_address as unknown as MailingAddress)),
     branchOffices: (countyId) =>
@@ -99,7 +101,8 @@ export function dossierService(registrationType: number): DossierService {
 }
 
 /** Everything the flow's widgets may call, bound to the app's API client (DESIGN.md: widgets get services). */
-export function createStepServices(t: StepServices['t'], registrationType: number): StepServices {
+export function createStepServices(t: StepServices['t'], flow: Flow): StepServices {
+  const registrationType = flow.registrationType;
   return {
     t,
     lostReasons: () => api.get('/api/nomenclature/lost-reasons/index', { registration_type: registrationType }),
@@ -107,7 +110,7 @@ export function createStepServices(t: StepServices['t'], registrationType: numbe
     maritalStatuses: () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data),
     places: placesService,
     identity: identityService,
-    dossier: dossierService(registrationType),
+    dossier: dossierService(flow),
     caen: {
       search: (term, offset, size) => api.get<{ data: CaenCode[]; total: number }>(`/api/nomenclature/code/index/${offset}/${size}`, { search_term: term || undefined }),
       overview: () => api.get<OverviewData>('/api/registration/overview'),

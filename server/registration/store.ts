@@ -1,0 +1,318 @@
+import { and, desc, eq, ilike, sql } from 'drizzle-orm';
+import type { Flow } from '../../src/core/flow';
+import type { Db } from '../db';
+import { partners, payments, registrationRequests, timelineItems, users } from '../db/schema';
+import { forbidden, HttpError } from '../lib/http-errors';
+import type { UserRow } from '../lib/tokens';
+import type { PartnerRow, RequestRow } from './model';
+import { extrasSql, parseExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
+
+/**
+ * The request store: the ONLY module that reads or writes `registration_requests` (a test greps
+ * the server for it). One concurrency rule everywhere, the **version check** (optimistic): every
+ * write is `UPDATE … WHERE id = ? AND version = ?` that bumps the version, inside a transaction
+ * with whatever else belongs to it (the user's stop_flow, a timeline item, a payment), so a lost
+ * race writes nothing at all.
+ *
+ * Why a version check and not a row lock: a step submit does slow work between reading the
+ * request and writing it (files to storage, the ANAF lookup, image re-encoding); a lock would be
+ * held across all of it, and on the embedded PGlite (one connection) it would stop every other
+ * user meanwhile. And the 409 of the step contract ("someone moved the request since you read
+ * it") is exactly a failed version check.
+ *
+ * Two kinds of write:
+ * - decisions on what the caller saw (move to the next step, save the overview, mark lost): a lost
+ *   race answers `null` and the route answers 409 with the request as it now stands;
+ * - merges that do not depend on what was read (profile fields from the identity decision or the
+ *   home-address form, marking a payment paid): the store reads again and re-applies them on the
+ *   newer version (a bounded number of times), still through the same version check.
+ */
+
+/** How often a merge is re-applied after losing a version check before it gives up (409). */
+const MERGE_ATTEMPTS = 5;
+
+export const CONFLICT_MESSAGE = 'Dosarul a fost modificat între timp. Încearcă din nou.';
+
+/** What a write may change; the version and updated_at are the store's. */
+export interface RequestChanges {
+  step?: string;
+  formData?: Record<string, unknown>;
+  profile?: Record<string, unknown>;
+  status?: string;
+  lostReason?: string | null;
+  paid?: boolean;
+  paidAt?: Date | null;
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Executor = Db | Tx;
+
+/** The one conditional write: only if nobody wrote the request since `row` was read. */
+async function writeIfUnchanged(db: Executor, row: RequestRow, changes: RequestChanges): Promise<RequestRow | null> {
+  const [updated] = await db
+    .update(registrationRequests)
+    .set({ ...changes, version: row.version + 1, updatedAt: new Date() })
+    .where(and(eq(registrationRequests.id, row.id), eq(registrationRequests.version, row.version)))
+    .returning();
+  return updated ?? null;
+}
+
+async function byId(db: Executor, id: number): Promise<RequestRow | undefined> {
+  const [row] = await db.select().from(registrationRequests).where(eq(registrationRequests.id, id));
+  return row;
+}
+
+/**
+ * Re-applies `change(current)` on the newest version until its version check holds: for writes
+ * whose outcome does not depend on what the caller had read. `null` from `change`: nothing to write.
+ */
+async function mergeInto(
+  db: Executor,
+  id: number,
+  change: (current: RequestRow) => RequestChanges | null | Promise<RequestChanges | null>,
+): Promise<RequestRow | null> {
+  for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt++) {
+    const current = await byId(db, id);
+    if (!current) return null;
+    const changes = await change(current);
+    if (!changes) return current;
+    const written = await writeIfUnchanged(db, current, changes);
+    if (written) return written;
+  }
+  throw new HttpError(409, CONFLICT_MESSAGE);
+}
+
+// ---------------------------------------------------------------- reads
+
+const userTypeIs = (userId: number, registrationType: number) =>
+  and(eq(registrationRequests.userId, userId), eq(registrationRequests.registrationType, registrationType));
+
+/** The user's request of a registration type, if any. */
+export async function findRequest(db: Db, userId: number, registrationType: number): Promise<RequestRow | undefined> {
+  const [row] = await db.select().from(registrationRequests).where(userTypeIs(userId, registrationType));
+  return row;
+}
+
+/**
+ * The read of every API call, prepared once per database (issue 14: the query is not rebuilt by
+ * Drizzle on each request, and PostgreSQL plans it once per connection).
+ */
+function prepareReads(db: Db) {
+  const extras = extrasSql({
+    id: sql`${registrationRequests.id}`,
+    userId: sql`${registrationRequests.userId}`,
+    partnerId: sql`${partners.id}`,
+    signatureFileId: signatureFileIdSql(registrationRequests.formData),
+  });
+  const join = and(
+    eq(registrationRequests.userId, sql.placeholder('userId')),
+    eq(registrationRequests.registrationType, sql.placeholder('registrationType')),
+  );
+  const byPartner = eq(partners.id, sql.placeholder('partnerId'));
+  return {
+    plain: db.select({ partner: partners, request: registrationRequests }).from(partners).leftJoin(registrationRequests, join).where(byPartner).prepare('request_with_partner'),
+    withExtras: db
+      .select({ partner: partners, request: registrationRequests, extras })
+      .from(partners)
+      .leftJoin(registrationRequests, join)
+      .where(byPartner)
+      .prepare('request_with_partner_extras'),
+  };
+}
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepareReads>>();
+function readStatements(db: Db) {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = prepareReads(db)));
+  return statements;
+}
+
+/** The user's request in this flow, created at the flow's first step on first use. */
+export async function openRequest(db: Db, user: UserRow, flow: Flow): Promise<RequestRow> {
+  if (user.registrationType !== flow.registrationType) throw forbidden();
+  const existing = await findRequest(db, user.id, flow.registrationType);
+  if (existing) return existing;
+  const [created] = await db
+    .insert(registrationRequests)
+    .values({ userId: user.id, registrationType: flow.registrationType, step: flow.steps[0].id })
+    .onConflictDoNothing()
+    .returning();
+  // Another call created it at the same moment: that one is the request.
+  return created ?? (await findRequest(db, user.id, flow.registrationType))!;
+}
+
+/**
+ * The user's request in the flow with its partner: one query (two more the first time, when it is
+ * created). `withExtras`: everything its answer carries besides the row (request-extras.ts) comes
+ * in the same query, so reading a request is this one query (issue 14).
+ */
+export async function requestWithPartner(
+  db: Db,
+  user: UserRow,
+  flow: Flow,
+  options: { withExtras?: boolean } = {},
+): Promise<{ request: RequestRow; partner: PartnerRow; extras: RequestExtras | null }> {
+  if (user.registrationType !== flow.registrationType) throw forbidden();
+  const [found] = await readStatements(db)[options.withExtras ? 'withExtras' : 'plain'].execute({
+    userId: user.id,
+    registrationType: flow.registrationType,
+    partnerId: user.partnerId,
+  });
+  if (!found.request) return { partner: found.partner, request: await openRequest(db, user, flow), extras: null };
+  const row = found as typeof found & { extras?: unknown };
+  return { partner: found.partner, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
+}
+
+/** The request of an id (operators), or undefined. */
+export async function requestById(db: Db, id: number): Promise<RequestRow | undefined> {
+  return byId(db, id);
+}
+
+/** The requests of the user with this e-mail (operators), the new-PFA request first. */
+export async function requestsByEmail(db: Db, email: string): Promise<RequestRow[]> {
+  const rows = await db
+    .select({ request: registrationRequests })
+    .from(registrationRequests)
+    .innerJoin(users, eq(users.id, registrationRequests.userId))
+    .where(eq(users.email, email))
+    .orderBy(desc(registrationRequests.registrationType));
+  return rows.map((r) => r.request);
+}
+
+/** What the onboarding state of a user is decided on: each of their requests' type, step, status and paid flag. */
+export async function requestStates(db: Db, userId: number) {
+  return db
+    .select({ type: registrationRequests.registrationType, step: registrationRequests.step, status: registrationRequests.status, paid: registrationRequests.paid, formData: registrationRequests.formData })
+    .from(registrationRequests)
+    .where(eq(registrationRequests.userId, userId));
+}
+
+/** A payment with its request (the built-in checkout's calls). */
+export async function paymentWithRequest(db: Db, paymentId: string) {
+  const [found] = await db
+    .select({ payment: payments, request: registrationRequests })
+    .from(payments)
+    .innerJoin(registrationRequests, eq(registrationRequests.id, payments.requestId))
+    .where(eq(payments.id, paymentId));
+  return found;
+}
+
+const timelineCount = sql<number>`(select count(*) from ${timelineItems} where ${timelineItems.requestId} = ${registrationRequests.id})`.mapWith(Number);
+
+const summaryColumns = {
+  id: registrationRequests.id,
+  userId: registrationRequests.userId,
+  email: users.email,
+  profile: registrationRequests.profile,
+  registrationType: registrationRequests.registrationType,
+  step: registrationRequests.step,
+  status: registrationRequests.status,
+  paid: registrationRequests.paid,
+  createdAt: registrationRequests.createdAt,
+  timelineItems: timelineCount,
+};
+
+/** Dossiers as operators list them (newest first), optionally those whose applicant's e-mail contains `term`. */
+export async function dossierSummaries(db: Db, options: { term?: string; limit: number; id?: number }) {
+  const { term, limit, id } = options;
+  const where = id !== undefined ? eq(registrationRequests.id, id) : term ? ilike(users.email, `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
+  return db
+    .select(summaryColumns)
+    .from(registrationRequests)
+    .innerJoin(users, eq(users.id, registrationRequests.userId))
+    .where(where)
+    .orderBy(desc(registrationRequests.id))
+    .limit(limit);
+}
+
+export type DossierSummaryRow = Awaited<ReturnType<typeof dossierSummaries>>[number];
+
+// ---------------------------------------------------------------- writes
+
+/**
+ * Moves the request (step, form data, status, lost reason) if nobody wrote it since `row` was
+ * read; `null` otherwise (the caller answers 409). A request that was lost and comes back into the
+ * flow brings its user back too (stop_flow cleared), in the same transaction.
+ */
+export async function moveRequest(
+  db: Db,
+  row: RequestRow,
+  changes: Pick<RequestChanges, 'step' | 'formData' | 'status' | 'lostReason'> & { step: string },
+): Promise<RequestRow | null> {
+  const backFromLost = row.status === 'lost' && changes.status !== undefined && changes.status !== 'lost';
+  if (!backFromLost) return writeIfUnchanged(db, row, changes);
+  return db.transaction(async (tx) => {
+    const moved = await writeIfUnchanged(tx, row, changes);
+    if (moved) await tx.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));
+    return moved;
+  });
+}
+
+/** The overview's inline edits (profile names, CNP, CAEN codes), if nobody wrote the request since `row` was read. */
+export async function saveOverview(db: Db, row: RequestRow, changes: { profile: Record<string, unknown>; formData: Record<string, unknown> }): Promise<RequestRow | null> {
+  return writeIfUnchanged(db, row, changes);
+}
+
+/**
+ * Merges fields into the request's profile (the identity decision's names and CNP, the home
+ * address form): kept whatever else was written meanwhile, re-applied on the newest version.
+ */
+export async function mergeProfile(db: Db, requestId: number, values: Record<string, unknown>): Promise<RequestRow | null> {
+  if (!Object.keys(values).length) return byId(db, requestId).then((r) => r ?? null);
+  return mergeInto(db, requestId, (current) => ({ profile: { ...current.profile, ...values } }));
+}
+
+/**
+ * Leaves the flow (spec 001 "mark-as-lost"): the request keeps the reason and the user's stop_flow
+ * is set, both or neither. `null`: the request changed since `row` was read.
+ */
+export async function markLost(db: Db, row: RequestRow, reason: string): Promise<RequestRow | null> {
+  return db.transaction(async (tx) => {
+    const moved = await writeIfUnchanged(tx, row, { status: 'lost', lostReason: reason });
+    if (moved) await tx.update(users).set({ stopFlow: true }).where(eq(users.id, row.userId));
+    return moved;
+  });
+}
+
+/** Back into the flow (spec 001 "mark-as-unlost"): the request is in progress again and stop_flow cleared, both or neither. */
+export async function markUnlost(db: Db, row: RequestRow): Promise<RequestRow | null> {
+  return db.transaction(async (tx) => {
+    const moved = row.status === 'lost' ? await writeIfUnchanged(tx, row, { status: 'in_progress', lostReason: null }) : row;
+    if (moved) await tx.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));
+    return moved;
+  });
+}
+
+/**
+ * Marks the request paid inside the payment's transaction `tx` and moves it to `stepOf(paid row)`
+ * (the flow resolved as paid). Re-applied on a newer version when the applicant wrote meanwhile;
+ * `already-paid` when it already was.
+ */
+export async function markRequestPaid(
+  tx: Tx,
+  requestId: number,
+  paidAt: Date,
+  stepOf: (paid: RequestRow) => Promise<string>,
+): Promise<'paid' | 'already-paid'> {
+  let already = false;
+  await mergeInto(tx, requestId, async (current) => {
+    already = current.paid;
+    if (current.paid) return null;
+    return { paid: true, paidAt, step: await stepOf({ ...current, paid: true, paidAt }) };
+  });
+  return already ? 'already-paid' : 'paid';
+}
+
+/**
+ * Finalizes the dossier (an operator's `finalized` timeline item) and runs `alongside` in the same
+ * transaction: if the request changed since `row` was read, 409 and nothing is written.
+ */
+export async function finalizeRequest<T>(db: Db, row: RequestRow, alongside: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    const moved = await writeIfUnchanged(tx, row, { status: 'finalized' });
+    if (!moved) throw new HttpError(409, CONFLICT_MESSAGE);
+    return alongside(tx);
+  });
+}
+
+export type { Tx };
