@@ -2,45 +2,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Config } from '../config';
-import { HttpError } from '../lib/http-errors';
 import { S3FileStorage } from './s3-storage';
+import { checkKey, type FileStorage } from './storage';
 
-/**
- * Where uploaded bytes live (DESIGN.md "Real parts"): a local folder by default, an S3 bucket
- * when `S3_BUCKET` is set (s3-storage.ts). Keys are random names made by `newStorageKey()`; what a file is, whose
- * it is and its original name are kept in the `files` table, never in the key.
- */
-export interface FileStorage {
-  put(key: string, data: Buffer, contentType: string): Promise<void>;
-  /** The bytes, or null when nothing is stored under the key. */
-  get(key: string): Promise<Buffer | null>;
-  /** Removes the bytes; a missing key is not an error. */
-  delete(key: string): Promise<void>;
-  /** Releases connections (the app's onClose). */
-  close?(): void;
-}
-
-export const STORAGE_WRITE_FAILED = 'Fișierul nu a putut fi salvat acum. Te rugăm să încerci din nou peste câteva minute.';
-export const STORAGE_READ_FAILED = 'Fișierul nu poate fi citit acum. Te rugăm să încerci din nou peste câteva minute.';
-
-/** The storage could not be reached or refused a write: 503 with a Romanian message (the cause goes to the log). */
-export class StorageUnavailableError extends HttpError {
-  constructor(message: string, cause: unknown) {
-    super(503, message, null, cause);
-  }
-}
-
-const KEY = /^[a-f0-9]{32,64}$/;
-
-/** A random, unguessable storage key (hex). */
-export function newStorageKey(): string {
-  return randomBytes(20).toString('hex');
-}
-
-export function checkKey(key: string): void {
-  // Keys are ours, but a key is also a file name: nothing but hex may reach the file system.
-  if (!KEY.test(key)) throw new Error('invalid storage key');
-}
+export {
+  STORAGE_READ_FAILED,
+  STORAGE_WRITE_FAILED,
+  StorageUnavailableError,
+  checkKey,
+  newStorageKey,
+  type FileStorage,
+} from './storage';
 
 /** Files under `dir` (DATA_DIR/files), fanned out by the first two characters of the key. */
 export class LocalFileStorage implements FileStorage {

@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
-import { STORAGE_READ_FAILED, STORAGE_WRITE_FAILED, StorageUnavailableError, checkKey, type FileStorage } from './file-storage';
+import { STORAGE_READ_FAILED, STORAGE_WRITE_FAILED, StorageUnavailableError, checkKey, type FileStorage } from './storage';
 
 /** Where a key lives in the bucket. */
 const objectKey = (key: string) => `files/${key}`;
