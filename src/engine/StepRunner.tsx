@@ -9,7 +9,7 @@ import type { Profile, StepFormContext, StepServices } from '../../widgets/types
 import { isEngineError, type EngineApi } from './api';
 import { StepForm } from './StepForm';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
-import { stepSchema, stepValidator } from './validators';
+import { loadedValidator, stepSchema, stepValidator } from './validators';
 
 export interface StepRunnerProps {
   flow: ResolvedFlow;
@@ -33,7 +33,8 @@ export interface StepRunnerProps {
  */
 export function StepRunner({ flow, step, request, api, services, onRequest, onLeave, onRedirect }: StepRunnerProps) {
   const { t } = services;
-  const [validator, setValidator] = useState<ValidatorType | null>(null);
+  // Preloaded with the request (Wizard), the validator is usually there for the first render.
+  const [validator, setValidator] = useState<ValidatorType | null>(() => loadedValidator(step.schema));
   const [formData, setFormData] = useState<Record<string, unknown>>(() => storedStepData(step, request.form_data));
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
