@@ -33,8 +33,10 @@ function lazyComponent(load: Loader): LazyEntry {
         throw error;
       },
     ));
+  // Loaded, `Inner` renders the component at once (no `use`, no suspending). The tree is the same
+  // before and after the chunk arrives, so the component is never unmounted and mounted again.
   const Inner = (props: AnyProps) => createElement(loaded ?? use(preload()), props);
-  const Component = (props: AnyProps) => (loaded ? createElement(loaded, props) : createElement(Suspense, { fallback: null }, createElement(Inner, props)));
+  const Component = (props: AnyProps) => createElement(Suspense, { fallback: null }, createElement(Inner, props));
   return { Component, preload };
 }
 

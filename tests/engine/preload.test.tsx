@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
+import type { RJSFSchema } from '@rjsf/utils';
 import { Wizard } from '@/engine/Wizard';
 import { preloadCurrentStep, preloadStep, preloadStepAt } from '@/engine/preload';
 import { loadedValidator } from '@/engine/validators';
@@ -15,7 +16,7 @@ describe('step preloading (a step renders once, with its validator and widgets t
     await preloadStepAt(FLOWS[2], '/infiintare-pfa/8');
     const validator = loadedValidator('card.json');
     expect(validator).not.toBeNull();
-    const schema = (await import('../../schemas/card.json')).default;
+    const schema = (await import('../../schemas/card.json')).default as RJSFSchema;
     expect(validator!.isValid(schema, { ghiseu_card_requested: 1 }, schema)).toBe(true);
     expect(validator!.isValid(schema, {}, schema)).toBe(false);
     expect(validator!.isValid(schema, { ghiseu_card_requested: 2 }, schema)).toBe(false);
