@@ -1,4 +1,4 @@
-import { createElement, Suspense, use, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, type ComponentType } from 'react';
 
 /**
  * The names flow files may use: `"ui:widget": "<name>"` for one field, `"ui:field": "<name>"`
@@ -16,27 +16,21 @@ interface LazyEntry {
 }
 
 /**
- * rjsf wants plain components, not React.lazy objects: each name is a component that suspends
- * (inside its own Suspense boundary) until its chunk is there. Unlike React.lazy, a chunk that
- * was preloaded (`preloadStepComponents`, while the request is on its way) renders at once,
- * without a fallback pass and a second render.
+ * rjsf wants plain components, not React.lazy objects: each name is a component with its own
+ * Suspense boundary around a React.lazy of its chunk. `preload()` starts the download earlier
+ * (`preloadStepComponents`, while the request is on its way); the lazy component then waits for
+ * that same download. The tree never changes shape, so the component is mounted once.
  */
-function lazyComponent(load: Loader): LazyEntry {
-  let loaded: ComponentType<AnyProps> | undefined;
-  let pending: Promise<ComponentType<AnyProps>> | undefined;
+export function lazyComponent(load: Loader): LazyEntry {
+  let pending: Promise<{ default: ComponentType<AnyProps> }> | undefined;
   const preload = () =>
-    (pending ??= load().then(
-      (mod) => (loaded = mod.default),
-      (error: unknown) => {
-        // A failed download may be tried again on the next render (the error boundary shows it meanwhile).
-        pending = undefined;
-        throw error;
-      },
-    ));
-  // Loaded, `Inner` renders the component at once (no `use`, no suspending). The tree is the same
-  // before and after the chunk arrives, so the component is never unmounted and mounted again.
-  const Inner = (props: AnyProps) => createElement(loaded ?? use(preload()), props);
-  const Component = (props: AnyProps) => createElement(Suspense, { fallback: null }, createElement(Inner, props));
+    (pending ??= load().catch((error: unknown) => {
+      // A failed download may be tried again later (the error boundary shows it meanwhile).
+      pending = undefined;
+      throw error;
+    }));
+  const Lazy = lazy(preload);
+  const Component = (props: AnyProps) => createElement(Suspense, { fallback: null }, createElement(Lazy, props));
   return { Component, preload };
 }
 

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { Wizard } from '@/engine/Wizard';
 import { preloadCurrentStep, preloadStep, preloadStepAt } from '@/engine/preload';
 import { loadedValidator } from '@/engine/validators';
 import { FLOWS } from '@/engine/flows';
 import { fakeApi, fakeServices, renderAt, request } from './render';
-import { fields, preloadStepComponents, widgets } from '../../widgets/registry';
+import { fields, lazyComponent, preloadStepComponents, widgets } from '../../widgets/registry';
 
 afterEach(cleanup);
 
-describe('step preloading (a step renders once, with its validator and widgets there)', () => {
+describe('step preloading (the validator and widgets arrive with the request)', () => {
   it('preloads the validator of the step at an address', async () => {
     expect(loadedValidator('card.json')).toBeNull();
     await preloadStepAt(FLOWS[2], '/infiintare-pfa/8');
@@ -30,7 +31,7 @@ describe('step preloading (a step renders once, with its validator and widgets t
   it('preloads the widgets and fields a uiSchema names, at any depth; unknown names are left to rjsf', async () => {
     const loaded = (await preloadStepComponents({ a: { 'ui:widget': 'cardChoice' }, 'ui:field': 'civilStatus', b: { 'ui:widget': 'text' } })) as unknown[];
     expect(loaded).toHaveLength(2);
-    expect(loaded.every((component) => typeof component === 'function')).toBe(true);
+    expect(loaded.every((mod) => typeof (mod as { default?: unknown }).default === 'function')).toBe(true);
     expect(typeof widgets.cardChoice).toBe('function');
     expect(typeof fields.civilStatus).toBe('function');
   });
@@ -48,4 +49,24 @@ describe('step preloading (a step renders once, with its validator and widgets t
     expect(await screen.findByRole('heading', { level: 1, name: 'Ești căsătorit(ă)?' })).toBeTruthy();
     expect(api.get).not.toHaveBeenCalled();
   });
+});
+
+describe('a lazily registered widget', () => {
+  it("is mounted once: re-rendering its parent after the chunk arrives keeps the same instance (and its state)", async () => {
+    let mounts = 0;
+    function Counter({ label }: { label: string }) {
+      const [instance] = useState(() => ++mounts);
+      return <p>{`${label} ${instance}`}</p>;
+    }
+    let arrive: (mod: { default: typeof Counter }) => void = () => undefined;
+    const entry = lazyComponent(() => new Promise((resolve) => (arrive = resolve)));
+    const view = render(<entry.Component label="Semnătură" />);
+    await act(async () => arrive({ default: Counter }));
+    expect(await screen.findByText('Semnătură 1')).toBeTruthy();
+    view.rerender(<entry.Component label="Semnătura" />);
+    await act(async () => undefined);
+    expect(await screen.findByText('Semnătura 1')).toBeTruthy();
+    expect(mounts).toBe(1);
+  });
+
 });
