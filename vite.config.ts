@@ -5,13 +5,14 @@ import { stepValidators } from './scripts/vite-plugin-step-validators.ts';
 import { precompress } from './scripts/vite-plugin-precompress.ts';
 import { chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
 import { routePages } from './scripts/vite-plugin-route-pages.ts';
+import { rjsfMarkdownOnlyWhenUsed } from './scripts/vite-plugin-rjsf-markdown.ts';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
 export default defineConfig({
   // One alias for the browser layers (src/shared, src/engine, src/pages, src/app): `@/shared/session`, not `../../app/session`.
   resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
-  plugins: [react(), stepValidators(), chakraSystemForRjsf(), routePages(), precompress()],
+  plugins: [react(), stepValidators(), chakraSystemForRjsf(), rjsfMarkdownOnlyWhenUsed(), routePages(), precompress()],
   build: {
     outDir: 'dist',
     // Maps without a sourceMappingURL comment, moved to build/sourcemaps/ (never served) by precompress().

@@ -10,7 +10,10 @@
  * 4. runs Lighthouse (Node API, Chromium at CHROMIUM_PATH or /usr/bin/chromium, headless) with its
  *    default mobile settings (simulated throttling) `--runs` times per page (default 3), cold cache,
  *    the applicant signed in through localStorage `user` as the app keeps it;
- * 5. prints one table of medians: page, performance, LCP, TBT, accessibility, JavaScript transferred.
+ * 5. prints one table of medians: page, performance, LCP, TBT, accessibility, JavaScript transferred;
+ *    with `--details`, also per page (on stderr) the long tasks, the main-thread work by kind and the
+ *    scripts that cost the most (Lighthouse's long-tasks, mainthread-work-breakdown, bootup-time):
+ *    figures that a loaded machine disturbs less than the score.
  *
  * Only 127.0.0.1 is ever loaded; every loop is bounded by the page list and `--runs`.
  */
@@ -43,15 +46,20 @@ interface Measure {
   tbt: number;
   a11y: number;
   jsBytes: number;
+  /** Long tasks Lighthouse saw (count, total ms), main-thread ms by group, script costs (scripting + parse ms). */
+  longTasks: { count: number; ms: number };
+  mainThread: Record<string, number>;
+  scripts: { url: string; ms: number }[];
 }
 
 function parseArgs(argv: string[]) {
-  const args = { runs: 3, build: true, only: [] as string[] };
+  const args = { runs: 3, build: true, details: false, only: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
     if (flag === '--runs') args.runs = Math.max(1, Math.min(9, Number(value()) || 3));
     else if (flag === '--no-build') args.build = false;
+    else if (flag === '--details') args.details = true;
     else if (flag === '--only') args.only.push(...value().split(','));
     else throw new Error(`unknown argument ${argv[i]}`);
   }
@@ -178,6 +186,24 @@ async function measure(page: Page, port: number, origin: string, target: Target)
     tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
     a11y: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
     jsBytes: items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0),
+    ...details(lhr.audits),
+  };
+}
+
+type Audits = Record<string, { details?: unknown } | undefined>;
+function auditItems<T>(audits: Audits, id: string): T[] {
+  return ((audits[id]?.details as { items?: T[] } | undefined)?.items ?? []) as T[];
+}
+
+/** The figures behind TBT: long tasks, main-thread work by kind, the costliest scripts. */
+function details(audits: Audits): Pick<Measure, 'longTasks' | 'mainThread' | 'scripts'> {
+  const tasks = auditItems<{ duration: number }>(audits, 'long-tasks');
+  const groups = auditItems<{ groupLabel: string; duration: number }>(audits, 'mainthread-work-breakdown');
+  const boot = auditItems<{ url: string; scripting: number; scriptParseCompile: number }>(audits, 'bootup-time');
+  return {
+    longTasks: { count: tasks.length, ms: tasks.reduce((sum, t) => sum + t.duration, 0) },
+    mainThread: Object.fromEntries(groups.map((g) => [g.groupLabel, g.duration])),
+    scripts: boot.map((b) => ({ url: b.url.replace(/^https?:\/\/[^/]+/, ''), ms: b.scripting + b.scriptParseCompile })),
   };
 }
 
@@ -237,6 +263,18 @@ async function main() {
       };
       const row = [target.label, String(m.perf), `${(m.lcp / 1000).toFixed(1)} s`, `${Math.round(m.tbt)} ms`, String(m.a11y), `${(m.jsBytes / 1024).toFixed(1)} KiB`];
       console.error(`  ${row.join('  ')}  (perf of each run: ${runs.map((r) => r.perf).join(', ')})`);
+      if (args.details) {
+        const med = (pick: (r: Measure) => number) => Math.round(median(runs.map(pick)));
+        const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.mainThread)))];
+        const urls = [...new Set(runs.flatMap((r) => r.scripts.map((s) => s.url)))];
+        const scriptMs = urls
+          .map((url) => ({ url, ms: med((r) => r.scripts.find((s) => s.url === url)?.ms ?? 0) }))
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 5);
+        console.error(`    long tasks: ${med((r) => r.longTasks.count)}, ${med((r) => r.longTasks.ms)} ms`);
+        console.error(`    main thread: ${kinds.map((k) => `${k} ${med((r) => r.mainThread[k] ?? 0)} ms`).join(', ')}`);
+        console.error(`    scripts: ${scriptMs.map((s) => `${s.url} ${s.ms} ms`).join(', ')}`);
+      }
       rows.push(row);
     }
     const header = ['page', 'perf', 'LCP', 'TBT', 'a11y', 'JS transferred'];

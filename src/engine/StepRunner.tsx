@@ -1,6 +1,5 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
-import Form from '@rjsf/chakra-ui';
 import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
 import { planSubmit, readPointer, requestContext, storedStepData, type FlowStep, type ResolvedFlow } from '@/core/flow';
 import { routePath } from '@/core/routes';
@@ -8,9 +7,9 @@ import type { RegistrationRequest } from '@/core/api-types';
 import { fields, widgets } from '../../widgets/registry';
 import type { Profile, StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
-import { BaseInputTemplate, DescriptionFieldTemplate, FieldErrorTemplate, TitleFieldTemplate } from './templates';
+import { StepForm } from './StepForm';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
-import { stepSchema, stepValidator } from './validators';
+import { loadedValidator, stepSchema, stepValidator } from './validators';
 
 export interface StepRunnerProps {
   flow: ResolvedFlow;
@@ -27,14 +26,15 @@ export interface StepRunnerProps {
 }
 
 /**
- * Renders one step of a flow file: its JSON Schema with rjsf (Chakra theme), its widgets from
+ * Renders one step of a flow file: its JSON Schema with rjsf (the narrow Chakra theme of StepForm.tsx), its widgets from
  * widgets/registry.ts, its copy from the locale files, and submits to the step's endpoint.
  * "Next" stays disabled until the form satisfies the step schema (precompiled validator); server
  * 422 errors show under their fields and clear when the field changes.
  */
 export function StepRunner({ flow, step, request, api, services, onRequest, onLeave, onRedirect }: StepRunnerProps) {
   const { t } = services;
-  const [validator, setValidator] = useState<ValidatorType | null>(null);
+  // Preloaded with the request (Wizard), the validator is usually there for the first render.
+  const [validator, setValidator] = useState<ValidatorType | null>(() => loadedValidator(step.schema));
   const [formData, setFormData] = useState<Record<string, unknown>>(() => storedStepData(step, request.form_data));
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
@@ -183,7 +183,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
         </Alert.Root>
       ) : (
         <Suspense fallback={<Spinner aria-label={t('steps:common.loading')} />}>
-          <Form
+          <StepForm
             schema={schema as RJSFSchema}
             uiSchema={uiSchema}
             formData={formData}
@@ -191,7 +191,6 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
             validator={validator ?? PLACEHOLDER_VALIDATOR}
             widgets={widgets}
             fields={fields}
-            templates={{ BaseInputTemplate, FieldErrorTemplate, TitleFieldTemplate, DescriptionFieldTemplate }}
             extraErrors={toErrorSchema(serverErrors) as never}
             showErrorList={false}
             noHtml5Validate
@@ -203,7 +202,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
             onSubmit={() => void submit()}
           >
             <span />
-          </Form>
+          </StepForm>
         </Suspense>
       )}
       {failure || unplacedError ? (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
 import { routePath } from '@/core/routes';
@@ -8,6 +8,7 @@ import type { RegistrationTypeValue } from '@/core/registration';
 import type { StepServices } from '../../widgets/types';
 import type { EngineApi } from './api';
 import { FLOWS } from './flows';
+import { preloadCurrentStep } from './preload';
 import { StepRunner } from './StepRunner';
 
 export interface WizardProps {
@@ -16,6 +17,11 @@ export interface WizardProps {
   flow?: Flow;
   api: EngineApi;
   services: StepServices;
+  /**
+   * The request, already asked for (`GET` of the flow's `api.open`) by the page while its other
+   * chunks load; without it the wizard asks when it mounts.
+   */
+  initialRequest?: Promise<RegistrationRequest>;
   /** Told when the server says the user took a stale step (another tab, a double click). */
   onStale?(): void;
   /** The position, for the wrapper's progress bar. */
@@ -29,9 +35,10 @@ export interface WizardProps {
 /**
  * The wizard of one flow file, mounted at the flow's base path: loads the request, jumps to the
  * server's current step (the step guard: typing another step's URL lands on the current step),
- * reports the progress and runs the step.
+ * reports the progress and runs the step. Memoized: the wrapper's progress bar re-rendering above
+ * it does not re-render the step form (give it stable callbacks).
  */
-export function Wizard({ registrationType, flow: flowFile, api, services, onStale, onProgress, onLeave, onRedirect }: WizardProps) {
+export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, api, services, initialRequest, onStale, onProgress, onLeave, onRedirect }: WizardProps) {
   const flow = flowFile ?? FLOWS[registrationType];
   const location = useLocation();
   const navigate = useNavigate();
@@ -40,14 +47,18 @@ export function Wizard({ registrationType, flow: flowFile, api, services, onStal
 
   useEffect(() => {
     let live = true;
-    api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`).then(
-      (r) => live && setRequest(r),
+    (initialRequest ?? api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)).then(
+      // The current step's validator and widgets arrive before its first render: one render, not three.
+      async (r) => {
+        await preloadCurrentStep(flow, r);
+        if (live) setRequest(r);
+      },
       () => live && setFailed(true),
     );
     return () => {
       live = false;
     };
-  }, [api, flow]);
+  }, [api, flow, initialRequest]);
 
   const resolved: ResolvedFlow | null = useMemo(() => (request ? resolveFlow(flow, requestContext(request)) : null), [flow, request]);
   const routeStep = resolved ? stepByPath(resolved, location.pathname) : null;
@@ -110,4 +121,4 @@ export function Wizard({ registrationType, flow: flowFile, api, services, onStal
       />
     </Stack>
   );
-}
+});

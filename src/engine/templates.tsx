@@ -1,5 +1,6 @@
 import { Field, Input, Text } from '@chakra-ui/react';
-import { Templates } from '@rjsf/chakra-ui';
+import ChakraDescription from '@rjsf/chakra-ui/lib/DescriptionField/DescriptionField.js';
+import ChakraTitle from '@rjsf/chakra-ui/lib/TitleField/TitleField.js';
 import {
   ariaDescribedByIds,
   descriptionId,
@@ -14,19 +15,17 @@ import {
 } from '@rjsf/utils';
 import { widgets as customWidgets } from '../../widgets/registry';
 
-const { TitleFieldTemplate: ChakraTitle, DescriptionFieldTemplate: ChakraDescription } = Templates;
-
 /**
  * A step schema's own title and description document it for developers (and flows:check);
  * the step's heading and intro come from the locale files, so the form's root skips them.
  */
 export function TitleFieldTemplate(props: TitleFieldProps) {
-  if (props.id === titleId(props.registry.globalFormOptions.idPrefix) || !ChakraTitle) return null;
+  if (props.id === titleId(props.registry.globalFormOptions.idPrefix)) return null;
   return <ChakraTitle {...props} />;
 }
 
 export function DescriptionFieldTemplate(props: DescriptionFieldProps) {
-  if (props.id === descriptionId(props.registry.globalFormOptions.idPrefix) || !ChakraDescription) return null;
+  if (props.id === descriptionId(props.registry.globalFormOptions.idPrefix)) return null;
   return <ChakraDescription {...props} />;
 }
 

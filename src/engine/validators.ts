@@ -11,6 +11,12 @@ export function stepSchema(id: string): RJSFSchema {
 }
 
 const cache = new Map<string, Promise<ValidatorType>>();
+const ready = new Map<string, ValidatorType>();
+
+/** The validator of a step schema if it has arrived already (preloaded), so the first render can use it. */
+export function loadedValidator(id: string): ValidatorType | null {
+  return ready.get(id) ?? null;
+}
 
 /** The precompiled validator of a step schema (built at build time: no eval under the CSP). */
 export function stepValidator(id: string): Promise<ValidatorType> {
@@ -20,7 +26,9 @@ export function stepValidator(id: string): Promise<ValidatorType> {
     if (!load) throw new Error(`no precompiled validator for ${id}`);
     validator = load().then((mod) => {
       const fns = (mod as unknown as { default?: typeof mod }).default ?? mod;
-      return createPrecompiledValidator(fns, stepSchema(id));
+      const compiled = createPrecompiledValidator(fns, stepSchema(id));
+      ready.set(id, compiled);
+      return compiled;
     });
     cache.set(id, validator);
   }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, Container, Flex, HStack, Progress, Text } from '@chakra-ui/react';
+import { Box, Button, Container, Flex, HStack, Text } from '@chakra-ui/react';
 import { Outlet } from 'react-router';
 import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
 import { useLogout } from '@/shared/auth-actions';
@@ -42,11 +42,23 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
               </Button>
             </HStack>
           </Container>
-          <Progress.Root value={progress.value} size="xs" colorPalette="brand" borderRadius="0">
-            <Progress.Track aria-label={progressLabel} aria-valuetext={progress.label ?? t('flows.progressNotStarted')} borderRadius="0">
-              <Progress.Range />
-            </Progress.Track>
-          </Progress.Root>
+          {/*
+            A plain progressbar, not Chakra's Progress: that one runs a zag state machine (and builds an
+            Intl.NumberFormat) on every render of every step page, for a bar that only shows a width.
+          */}
+          <Box
+            role="progressbar"
+            aria-label={progressLabel}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(progress.value)}
+            aria-valuetext={progress.label ?? t('flows.progressNotStarted')}
+            h="1.5"
+            bg="bg.muted"
+            overflow="hidden"
+          >
+            <Box h="full" bg="brand.solid" width={`${Math.min(100, Math.max(0, progress.value))}%`} transition="width 0.3s" />
+          </Box>
         </Box>
         <Box as="main" id="main" tabIndex={-1} outline="none" flex="1" py={{ base: '6', md: '10' }}>
           <Container maxW="4xl" px={{ base: '4', sm: '6' }}>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Spinner } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -12,7 +12,9 @@ import { usePageTitle, useT } from '@/shared/useT';
 import { stepByPath } from '@/core/flow';
 import { STATIC_ROUTES } from '@/core/routes';
 import { FLOWS } from '@/engine/flows';
+import { preloadStepAt } from '@/engine/preload';
 import { Wizard } from '@/engine/Wizard';
+import type { RegistrationRequest } from '@/core/api-types';
 import type { StepServices } from '../../../widgets/types';
 import { createStepServices } from './step-services';
 import { NotFoundMessage } from '@/pages/NotFoundPage';
@@ -34,11 +36,43 @@ export function FlowStepsPage() {
   const known = pathname.replace(/\/+$/, '') === flow.basePath || stepByPath(flow, pathname) !== null;
   usePageTitle(!known ? t('notFound.title') : copyReady ? t(flow.title) : '');
 
+  // Asked for at once and side by side, not one after the other: the step copy, the request, and
+  // the validator and widgets of the step at this address (the wizard preloads the request's
+  // current step too, should it be another one or a partner's variant).
+  const [opening] = useState(() => {
+    if (!known || !user) return null;
+    void preloadStepAt(flow, pathname);
+    const request = api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
+    // The wizard handles a failure once it mounts (after the copy): not an unhandled rejection meanwhile.
+    request.catch(() => undefined);
+    return { flow, request };
+  });
+
+  const [copy] = useState(() => (copyReady ? null : loadStepsNamespace(i18n)));
   useEffect(() => {
-    if (!copyReady) void loadStepsNamespace(i18n).then(() => setCopyReady(true));
-  }, [copyReady, i18n]);
+    if (copyReady) return;
+    let live = true;
+    void (copy ?? loadStepsNamespace(i18n)).then(() => live && setCopyReady(true));
+    return () => {
+      live = false;
+    };
+  }, [copy, copyReady, i18n]);
 
   const services: StepServices = useMemo(() => createStepServices(t, flow), [t, flow]);
+  // Stable callbacks: the progress bar re-renders this page, and the memoized wizard stays as it is.
+  const onProgress = useCallback(
+    ({ percent, position, total }: { percent: number; position: number; total: number }) =>
+      setProgress({ value: percent, label: t('steps:common.progress', { position, total }) }),
+    [setProgress, t],
+  );
+  const onStale = useCallback(() => toaster.create({ type: 'info', description: t('steps:common.staleStep') }), [t]);
+  const onLeave = useCallback(
+    (path: string) => {
+      // The questionnaire's mark-as-lost: the user's flow is stopped until they come back.
+      if (user && path === STATIC_ROUTES['register-questionnaire-info']) session.setUser({ ...user, stop_flow: true });
+    },
+    [user],
+  );
 
   if (!known) return <NotFoundMessage />;
   if (!copyReady || !user) return <Spinner aria-label="…" />;
@@ -47,13 +81,13 @@ export function FlowStepsPage() {
       registrationType={registrationType}
       api={api}
       services={services}
-      onProgress={({ percent, position, total }) => setProgress({ value: percent, label: t('steps:common.progress', { position, total }) })}
-      onRedirect={(url) => browser.assign(url)}
-      onStale={() => toaster.create({ type: 'info', description: t('steps:common.staleStep') })}
-      onLeave={(path) => {
-        // The questionnaire's mark-as-lost: the user's flow is stopped until they come back.
-        if (path === STATIC_ROUTES['register-questionnaire-info']) session.setUser({ ...user, stop_flow: true });
-      }}
+      initialRequest={opening?.flow === flow ? opening.request : undefined}
+      onProgress={onProgress}
+      onRedirect={redirect}
+      onStale={onStale}
+      onLeave={onLeave}
     />
   );
 }
+
+const redirect = (url: string) => browser.assign(url);

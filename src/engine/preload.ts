@@ -1,0 +1,37 @@
+import { currentStep, requestContext, resolveFlow, stepByPath, type Flow, type FlowStep } from '@/core/flow';
+import type { RegistrationRequest } from '@/core/api-types';
+import { preloadStepComponents } from '../../widgets/registry';
+import { stepValidator } from './validators';
+
+/**
+ * Starts downloading what a step renders with: its precompiled validator and the widgets and
+ * fields its uiSchema names. Resolves when they have arrived (a failed download resolves too: the
+ * step shows that error itself when it renders).
+ */
+export function preloadStep(step: Pick<FlowStep, 'schema' | 'uiSchema'>): Promise<void> {
+  const loads: Promise<unknown>[] = [preloadStepComponents(step.uiSchema)];
+  try {
+    loads.push(stepValidator(step.schema));
+  } catch (error) {
+    loads.push(Promise.reject(error));
+  }
+  return Promise.all(loads).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/** The step at `pathname` of the flow file as written (before variants): most often the step the user is on. */
+export function preloadStepAt(flow: Flow, pathname: string): Promise<void> {
+  const step = stepByPath(flow, pathname);
+  return step ? preloadStep(step) : Promise.resolve();
+}
+
+/** The step the server says the request is at, with the request's variants applied. */
+export function preloadCurrentStep(flow: Flow, request: RegistrationRequest): Promise<void> {
+  try {
+    return preloadStep(currentStep(resolveFlow(flow, requestContext(request)), request.step));
+  } catch {
+    return Promise.resolve();
+  }
+}
