@@ -5,7 +5,7 @@ import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { CaenCode, CaenService, OverviewData, OverviewUpdate, Profile } from '../../widgets/types';
-import { fakeServices, renderAt, request } from '../engine/render';
+import { fakeServices, location, renderAt, request } from '../engine/render';
 import { sleep } from './helpers';
 
 // The step's field by its flow name, whether or not widgets/registry.ts lists it yet.
@@ -236,14 +236,13 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   });
 
   it('office at home: leaving marks the request lost (sediu-la-client) and goes to the questionnaire info page', async () => {
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, assign });
     const { user, caen } = setup({ codes: [CODES[0]] });
     await shown();
     await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
     const dialog = await screen.findByRole('alertdialog');
     await user.click(await within(dialog).findByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('/inregistrare/chestionar/info'));
+    // Through the router (the engine's formContext `navigate`), not a full page load.
+    await waitFor(() => expect(location()).toBe('/inregistrare/chestionar/info'));
     expect(caen.markAsLost).toHaveBeenCalledWith('sediu-la-client');
   });
 });

@@ -21,8 +21,8 @@ interface Options {
   codesByOperator?: boolean;
 }
 
-/** Where leaving for the competitor services ends: the questionnaire's dead-end info page. */
-export const LEAVE_PATH = '/inregistrare/chestionar/info';
+/** Where leaving for the competitor services ends: the questionnaire's dead-end info page (a route name). */
+export const LEAVE_ROUTE = 'register-questionnaire-info';
 export const LEAVE_REASON = 'sediu-la-client';
 const MAX_CODES = 5;
 
@@ -177,7 +177,7 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
     setLeaveError(null);
     try {
       await caen.markAsLost(LEAVE_REASON);
-      window.location.assign(LEAVE_PATH);
+      ctx.navigate(LEAVE_ROUTE);
     } catch {
       if (live.current) setLeaveError(t('steps:overview.leaveError'));
     } finally {
