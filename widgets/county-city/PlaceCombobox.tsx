@@ -43,17 +43,12 @@ export function PlaceCombobox({ value, valueName, onChange, search, ...rest }: P
   return (
     <ServerCombobox<Place>
       {...rest}
+      search={search}
       items={search.items}
       itemToString={placeName}
       value={value}
       valueLabel={selectedName}
       onSelect={(item) => onChange(item.id, item.name)}
-      onSearch={search.search}
-      onEndReached={search.loadMore}
-      onOpen={search.retry}
-      loading={search.loading}
-      loadingMore={search.loadingMore}
-      failed={search.failed}
       scrollDebounceMs={SCROLL_DEBOUNCE_MS}
     />
   );

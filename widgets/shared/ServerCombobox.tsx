@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { Combobox, createListCollection, Field, Portal, Text } from '@chakra-ui/react';
 import { FieldErrors } from './FieldErrors';
 import { ListLoading } from './ListLoading';
+import type { ServerSearch } from './useServerSearch';
 
 /** How close (px) to the end of the list counts as "near its end". */
 const END_THRESHOLD_PX = 48;
@@ -22,7 +23,9 @@ export interface ServerComboboxTexts {
 export interface ServerComboboxProps<T extends { id: number }> {
   /** The visible label, linked to the input. */
   label: string;
-  /** What the server answered so far (the caller's search state, e.g. `useServerSearch`). */
+  /** The search behind the list (`useServerSearch`): typing, paging, retry and its state. */
+  search: Pick<ServerSearch<T>, 'search' | 'loadMore' | 'retry' | 'loading' | 'loadingMore' | 'failed' | 'idle'>;
+  /** What to list: the search's items, possibly filtered by the caller. */
   items: T[];
   itemToString(item: T): string;
   /** The chosen item's id, or null. */
@@ -30,16 +33,6 @@ export interface ServerComboboxProps<T extends { id: number }> {
   /** The input's text while the user is not typing: the chosen item's label. */
   valueLabel: string;
   onSelect(item: T): void;
-  /** The raw text typed into the input; '' when the list closes after typing. */
-  onSearch(text: string): void;
-  /** The list was scrolled (or arrowed) to its end. */
-  onEndReached?(): void;
-  /** The list opened (a failed load is retried then). */
-  onOpen?(): void;
-  loading: boolean;
-  loadingMore?: boolean;
-  failed: boolean;
-  idle?: boolean;
   /** Spec 000 §9: 300 ms for the address lists; 0 asks at once. */
   scrollDebounceMs?: number;
   /** A hint under the field, linked by aria-describedby. */
@@ -60,7 +53,8 @@ export interface ServerComboboxProps<T extends { id: number }> {
  * input shows the chosen label until the user types, and goes back to it when the list closes.
  */
 export function ServerCombobox<T extends { id: number }>(props: ServerComboboxProps<T>) {
-  const { label, items, itemToString, value, valueLabel, onSelect, onSearch, onEndReached, onOpen, loading, loadingMore, failed, idle } = props;
+  const { label, items, itemToString, value, valueLabel, onSelect, search } = props;
+  const { loading, loadingMore, failed, idle, search: onSearch, loadMore: onEndReached, retry: onOpen } = search;
   const { scrollDebounceMs = 0, hint, error, disabled, required, texts } = props;
   const generatedId = useId();
   const inputId = props.id ?? `combobox-${generatedId}`;
@@ -88,10 +82,10 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
     const nearEnd = () => list.scrollHeight - list.scrollTop - list.clientHeight <= END_THRESHOLD_PX;
     clearTimeout(scrollTimer.current);
     if (!scrollDebounceMs) {
-      if (nearEnd()) onEndReached?.();
+      if (nearEnd()) onEndReached();
       return;
     }
-    scrollTimer.current = setTimeout(() => nearEnd() && onEndReached?.(), scrollDebounceMs);
+    scrollTimer.current = setTimeout(() => nearEnd() && onEndReached(), scrollDebounceMs);
   };
 
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
@@ -116,11 +110,11 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
           stopTyping();
         }}
         onOpenChange={(e) => {
-          if (e.open) onOpen?.();
+          if (e.open) onOpen();
           else stopTyping();
         }}
         onHighlightChange={(e) => {
-          if (e.highlightedValue !== null && e.highlightedValue === collection.lastValue) onEndReached?.();
+          if (e.highlightedValue !== null && e.highlightedValue === collection.lastValue) onEndReached();
         }}
         selectionBehavior="preserve"
         openOnClick
