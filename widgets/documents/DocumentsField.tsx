@@ -7,29 +7,14 @@ import { AttorneyScreen, UploadProgress } from './AttorneyScreen';
 import { DOCUMENT_ACCEPT, savedList } from './files';
 import { FileRows } from './FileRows';
 import { LicenceBlock } from './LicenceBlock';
-import { hasLicenceBlock, licenceStatus, type DocumentsOptions, type LicenceStatus } from './documents-rules';
+import { hasLicenceBlock, licenceStatus, type DocumentsData, type DocumentsOptions, type LicenceStatus } from './documents-rules';
 import { useAttorneyGuard } from './useAttorneyGuard';
 import { useDocumentsValue } from './useDocumentsValue';
 import { useSavedFileDelete } from './useSavedFileDelete';
 import { useUploadQueue } from './useUploadQueue';
 
 export { DOCUMENT_ACCEPT } from './files';
-
-/**
- * Form data of the documents step (schemas/documents.json). `send_diploma_later` and
- * `driver_license_status` are sent; the other keys only drive the browser's "next":
- * `diplomas_ready` (send later, or a diploma saved or chosen) and `licence_ready` (no licence
- * block, or it is answered, with a file for "upload now") must be true, and the chosen files'
- * names under `files` / `driverLicenseFiles` change with them (which clears their server errors).
- */
-export interface DocumentsData {
-  send_diploma_later?: boolean;
-  driver_license_status?: 0 | 1 | 2 | null;
-  diplomas_ready?: boolean;
-  licence_ready?: boolean;
-  files?: string[];
-  driverLicenseFiles?: string[];
-}
+export type { DocumentsData } from './documents-rules';
 
 type ErrorTree = Record<string, { __errors?: string[] } & Record<string, { __errors?: string[] }>>;
 

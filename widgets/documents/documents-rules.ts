@@ -1,7 +1,22 @@
+// The documents step's rules (spec 001 §4 "Diploma", "Driver licence"): which licence block an
+// activity shows and which answers it offers; `documentsValue` (useDocumentsValue.ts) says when "next" may be pressed.
+
 /**
- * The documents step's rules (spec 001 §4 "Diploma", "Driver licence"): which licence block an
- * activity shows, which answers it offers, and when "next" may be pressed.
+ * Form data of the documents step (schemas/documents.json). `send_diploma_later` and
+ * `driver_license_status` are sent; the other keys only drive the browser's "next":
+ * `diplomas_ready` (send later, or a diploma saved or chosen) and `licence_ready` (no licence
+ * block, or it is answered, with a file for "upload now") must be true, and the chosen files'
+ * names under `files` / `driverLicenseFiles` change with them (which clears their server errors).
  */
+export interface DocumentsData {
+  send_diploma_later?: boolean;
+  driver_license_status?: 0 | 1 | 2 | null;
+  diplomas_ready?: boolean;
+  licence_ready?: boolean;
+  files?: string[];
+  driverLicenseFiles?: string[];
+}
+
 export type Licence = 'courier' | 'taxi' | 'credit-certificate' | null;
 export type LicenceStatus = 0 | 1 | 2;
 

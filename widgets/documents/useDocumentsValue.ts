@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { FieldPathList } from '@rjsf/utils';
-import type { DocumentsData } from './DocumentsField';
-import type { LicenceStatus } from './documents-rules';
+import type { DocumentsData, LicenceStatus } from './documents-rules';
 
 export interface DocumentsState {
   later: boolean;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { IDENTITY_CONTEXTS, type IdentityContext, type IdentityService, type IdentitySession, type Profile, type StepServices } from '../types';
 import { useLive } from '../shared/useLive';
+import { usePolling } from '../shared/usePolling';
 import { CONTEXT_KEYS, isSessionLost, PHOTO_POLL_MS, profileComplete, SESSION_LOST_RELOAD_MS, STATUS, STATUS_POLL_MS, type Phase } from './identity-rules';
 import { MAX_IMAGE_SIDE, scaleImage } from './scale-image';
 import { useIdentityUploads } from './useIdentityUploads';
@@ -33,19 +34,6 @@ function useSessionLost(reloadPage: () => void) {
     setTimeout(() => reload.current(), SESSION_LOST_RELOAD_MS);
   }, []);
   return { lost, lose };
-}
-
-/** Calls `tick` every `ms` while `enabled`; `tick` receives a stop function. */
-function usePolling(enabled: boolean, ms: number, tick: (stop: () => void) => void) {
-  const latest = useRef(tick);
-  useEffect(() => {
-    latest.current = tick;
-  }, [tick]);
-  useEffect(() => {
-    if (!enabled) return;
-    const timer = setInterval(() => latest.current(() => clearInterval(timer)), ms);
-    return () => clearInterval(timer);
-  }, [enabled, ms]);
 }
 
 /**
