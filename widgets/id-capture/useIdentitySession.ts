@@ -2,9 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { IDENTITY_CONTEXTS, type IdentityContext, type IdentityService, type IdentitySession, type Profile, type StepServices } from '../types';
 import { useLive } from '../shared/useLive';
 import { usePolling } from '../shared/usePolling';
-import { CONTEXT_KEYS, isSessionLost, PHOTO_POLL_MS, profileComplete, SESSION_LOST_RELOAD_MS, STATUS, STATUS_POLL_MS, type Phase } from './identity-rules';
+import { CONTEXT_KEYS, isSessionLost, PHOTO_POLL_MS, profileComplete, STATUS, STATUS_POLL_MS, type Phase } from './identity-rules';
 import { MAX_IMAGE_SIDE, scaleImage } from './scale-image';
 import { useIdentityUploads } from './useIdentityUploads';
+import { useSessionLost } from './useSessionLost';
 
 type SessionKeys = { session_id: string; custom_id: string };
 
@@ -20,20 +21,6 @@ export interface IdentitySessionOptions {
   pollPhotos: boolean;
   /** The restart button emptied the screen (the caller resets its own view state). */
   onReset?(): void;
-}
-
-/** A 404 VERIFF_SESSION_NOT_FOUND shows a notice, then the page reloads after 3 s (spec 000 §4.4). */
-function useSessionLost(reloadPage: () => void) {
-  const [lost, setLost] = useState(false);
-  const reload = useRef(reloadPage);
-  useEffect(() => {
-    reload.current = reloadPage;
-  }, [reloadPage]);
-  const lose = useCallback(() => {
-    setLost(true);
-    setTimeout(() => reload.current(), SESSION_LOST_RELOAD_MS);
-  }, []);
-  return { lost, lose };
 }
 
 /**
