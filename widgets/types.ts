@@ -201,6 +201,8 @@ export interface StepServices {
   identity: IdentityService;
   dossier: DossierService;
   caen: CaenService;
+  /** Reloads the whole page (the identity step, 3 s after its session was deleted elsewhere: spec 000 §4.4). */
+  reloadPage(): void;
   /** A toast (5 s, top end); optional so tests and previews may leave it out. */
   notify?(type: 'success' | 'error' | 'info', text: string): void;
 }
@@ -211,6 +213,11 @@ export interface StepFormContext {
   stepId: string;
   /** The request's profile (identity data and home address) as last loaded. */
   profile: Profile;
+  /**
+   * Leaves the wizard for a named route of src/core/routes.ts (`register-questionnaire-info`)
+   * through the app's router, as a submit branch's `navigate` does. Widgets never touch `window.location`.
+   */
+  navigate(routeName: string): void;
   /** Reloads the request from the server (profile, media, current step); the step re-renders with it. */
   reloadRequest(): Promise<void>;
   /** The request's saved files by name (`signature_document`, `veriff_document_front`, …). */

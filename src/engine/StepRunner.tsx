@@ -58,6 +58,11 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   const attachments = useRef(new Map<string, { file: Blob; fileName: string }>());
   const submitGuard = useRef<(() => Promise<boolean> | boolean) | null>(null);
   const [uploadProgress, setUploadProgress] = useState<number | null>(null);
+  // The latest onLeave, so a new callback from the parent does not rebuild the widgets' context.
+  const leave = useRef(onLeave);
+  useEffect(() => {
+    leave.current = onLeave;
+  }, [onLeave]);
   const formContext: StepFormContext = useMemo(
     () => ({
       services,
@@ -65,6 +70,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       profile: request.profile as Profile,
       media: request.media as StepFormContext['media'],
       mailingAddress: request.mailing_address as StepFormContext['mailingAddress'],
+      navigate: (routeName) => leave.current(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
       reloadRequest: async () => onRequest(await api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)),
       attachFile: (field, file, fileName = 'file') => {
         if (file) attachments.current.set(field, { file, fileName });
@@ -77,9 +83,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       submitting: busy,
       partner: request.partner,
       company: request.company ?? null,
-      navigate: (routeName) => onLeave(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
     }),
-    [services, step.id, flow, onLeave, request.profile, request.media, request.mailing_address, request.partner, request.company, api, onRequest, uploadProgress, busy],
+    [services, step.id, flow, request.profile, request.media, request.mailing_address, request.partner, request.company, api, onRequest, uploadProgress, busy],
   );
   const shownFields = useMemo(() => visibleFields(schema as RJSFSchema, uiSchema), [schema, uiSchema]);
   const valid = useMemo(() => (validator ? validator.isValid(schema as RJSFSchema, formData, schema as RJSFSchema) : false), [validator, schema, formData]);

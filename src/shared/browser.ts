@@ -7,6 +7,10 @@ export const browser = {
   assign(url: string): void {
     window.location.assign(url);
   },
+  /** Reloads the page (an identity session deleted on another device). */
+  reload(): void {
+    window.location.reload();
+  },
   /** Closes a window the e-mail link opened (browsers ignore it for windows they did not open). */
   close(): void {
     window.close();

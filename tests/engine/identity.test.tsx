@@ -241,7 +241,14 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
   it('a session deleted elsewhere (404 VERIFF_SESSION_NOT_FOUND) says so before the page reloads', async () => {
     const idv = fakeIdentity();
     idv.failNext('lastSession', { status: 404, message: '', code: 'VERIFF_SESSION_NOT_FOUND' });
-    renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const reloadPage = vi.fn();
+    renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service, reloadPage })} />);
     expect(await screen.findByText('Sesiunea de verificare nu mai există. Reîncărcăm pagina în câteva secunde…')).toBeTruthy();
+    // The page reloads through the formContext service 3 s later (spec 000 §4.4), not before.
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(reloadPage).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(reloadPage).toHaveBeenCalledTimes(1);
   });
 });

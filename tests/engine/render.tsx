@@ -40,6 +40,7 @@ export function fakeServices(overrides: Partial<StepServices> = {}): StepService
     places: fakePlaces(),
     identity: fakeIdentity().service,
     dossier: fakeDossier(),
+    reloadPage: vi.fn(),
     caen: { search: vi.fn(async () => ({ data: [], total: 0 })), overview: vi.fn(async () => ({ company_name: null, activity: null, codes: [], email: 'ana@exemplu.ro', phone: '0712345678', editable: true })), updateFormData: vi.fn(async () => ({ profile: {}, codes: [] })), markAsLost: vi.fn(async () => undefined) },
     ...overrides,
   };

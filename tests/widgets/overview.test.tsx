@@ -241,6 +241,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
     const dialog = await screen.findByRole('alertdialog');
     await user.click(await within(dialog).findByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }));
+    // Through the router (the engine's formContext `navigate`), not a full page load.
     await waitFor(() => expect(location()).toBe('/inregistrare/chestionar/info'));
     expect(caen.markAsLost).toHaveBeenCalledWith('sediu-la-client');
   });

@@ -93,37 +93,13 @@ const AUTOCOMPLETE: Partial<Record<TextKey, string>> = {
   postal_code: 'postal-code',
 };
 
-function fromProfile(profile: Profile): Values {
+/** A form's starting values from the profile or a saved correspondence address ('' or null for what is missing). */
+function initialValues(form: (typeof FORMS)[keyof typeof FORMS], source: Partial<Record<Key, string | number | null>>): Values {
+  const text = [...form.names, ...OPTIONAL_ADDRESS, 'street', 'number'] as TextKey[];
   return {
-    first_name: profile.first_name ?? '',
-    last_name: profile.last_name ?? '',
-    county_id: profile.county_id ?? null,
-    city_id: profile.city_id ?? null,
-    street: profile.street ?? '',
-    number: profile.number ?? '',
-    building: profile.building ?? '',
-    entrance: profile.entrance ?? '',
-    floor: profile.floor ?? '',
-    apartment: profile.apartment ?? '',
-    postal_code: profile.postal_code ?? '',
-    place_of_birth: profile.place_of_birth ?? '',
-  };
-}
-
-function fromMailingAddress(address: Partial<MailingAddress>): Values {
-  return {
-    contact_first_name: address.contact_first_name ?? '',
-    contact_last_name: address.contact_last_name ?? '',
-    contact_phone: address.contact_phone ?? '',
-    county_id: address.county_id ?? null,
-    city_id: address.city_id ?? null,
-    street: address.street ?? '',
-    number: address.number ?? '',
-    building: address.building ?? '',
-    entrance: address.entrance ?? '',
-    floor: address.floor ?? '',
-    apartment: address.apartment ?? '',
-    postal_code: address.postal_code ?? '',
+    ...Object.fromEntries(text.map((key) => [key, String(source[key] ?? '')])),
+    county_id: typeof source.county_id === 'number' ? source.county_id : null,
+    city_id: typeof source.city_id === 'number' ? source.city_id : null,
   };
 }
 
@@ -192,7 +168,7 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
   const form = FORMS[correspondence ? 'correspondence' : 'home'];
   const base = useId();
   const idOf = (key: Key) => `address-${base}-${key}`;
-  const [values, setValues] = useState<Values>(() => (props.mode === 'correspondence' ? fromMailingAddress(props.initial) : fromProfile(props.initial)));
+  const [values, setValues] = useState<Values>(() => initialValues(form, props.initial as Partial<Record<Key, string | number | null>>));
   const [names, setNames] = useState({ county: props.initial.county ?? '', city: props.initial.city ?? '' });
   const [errors, setErrors] = useState<Partial<Record<Key, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);

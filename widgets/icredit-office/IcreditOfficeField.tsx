@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, Fieldset, RadioGroup, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Fieldset, RadioGroup, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
 import { stepContext, type BranchOffice } from '../types';
 import { CountyPicker } from '../county-city';
 import { FieldErrors } from '../shared/FieldErrors';
+import { RadioCard, RadioCardLine } from '../shared/RadioCard';
 
 interface IcreditOfficeData {
   icredit_county_id?: number | null;
@@ -104,20 +105,9 @@ export default function IcreditOfficeField(props: FieldProps<IcreditOfficeData>)
           >
             <Stack gap="3" mt="2">
               {loaded.items.map((office) => (
-                <Box key={office.id} borderWidth="1px" borderRadius="md" p="3" borderColor={office.id === officeId ? 'blue.500' : 'border'}>
-                  <RadioGroup.Item value={String(office.id)} alignItems="flex-start">
-                    <RadioGroup.ItemHiddenInput />
-                    <RadioGroup.ItemIndicator />
-                    <RadioGroup.ItemText>
-                      <Text as="span" display="block" fontWeight="semibold">
-                        {office.name_formatted}
-                      </Text>
-                      <Text as="span" display="block" color="fg.muted">
-                        {office.address}
-                      </Text>
-                    </RadioGroup.ItemText>
-                  </RadioGroup.Item>
-                </Box>
+                <RadioCard key={office.id} value={String(office.id)} title={office.name_formatted} selected={office.id === officeId}>
+                  <RadioCardLine>{office.address}</RadioCardLine>
+                </RadioCard>
               ))}
             </Stack>
           </RadioGroup.Root>

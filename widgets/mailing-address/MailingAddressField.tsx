@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Box, Button, Fieldset, Heading, RadioGroup, Stack, Text } from '@chakra-ui/react';
+import { Button, Fieldset, Heading, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
 import { stepContext, type MailingAddress, type MailingAddressValues, type Profile } from '../types';
 import { AddressForm } from '../address-form/AddressForm';
 import { FieldErrors } from '../shared/FieldErrors';
+import { RadioCard, RadioCardLine } from '../shared/RadioCard';
 
 export type MailingAddressType = 'id_card_address' | 'custom_address';
 
@@ -116,38 +117,16 @@ export default function MailingAddressField(props: FieldProps<MailingAddressData
           disabled={disabled}
         >
           <Stack gap="4">
-            <Box borderWidth="1px" borderRadius="md" p="4" borderColor={choice === 'id_card_address' ? 'blue.500' : 'border'}>
-              <RadioGroup.Item value="id_card_address" disabled={!homeAddress} alignItems="flex-start">
-                <RadioGroup.ItemHiddenInput />
-                <RadioGroup.ItemIndicator />
-                <RadioGroup.ItemText>
-                  <Text as="span" display="block" fontWeight="semibold">{t('steps:mailingAddress.idCard')}</Text>
-                  {homeAddress ? (
-                    homeAddressLines(profile).map((line) => (
-                      <Text as="span" display="block" key={line} color="fg.muted">
-                        {line}
-                      </Text>
-                    ))
-                  ) : (
-                    <Text as="span" display="block" color="fg.muted">
-                      {t('steps:mailingAddress.idCardMissing')}
-                    </Text>
-                  )}
-                </RadioGroup.ItemText>
-              </RadioGroup.Item>
-            </Box>
-            <Box borderWidth="1px" borderRadius="md" p="4" borderColor={choice === 'custom_address' ? 'blue.500' : 'border'}>
-              <RadioGroup.Item value="custom_address" alignItems="flex-start">
-                <RadioGroup.ItemHiddenInput />
-                <RadioGroup.ItemIndicator />
-                <RadioGroup.ItemText>
-                  <Text as="span" display="block" fontWeight="semibold">{t('steps:mailingAddress.custom')}</Text>
-                  <Text as="span" display="block" color="fg.muted">
-                    {t('steps:mailingAddress.customHint')}
-                  </Text>
-                </RadioGroup.ItemText>
-              </RadioGroup.Item>
-            </Box>
+            <RadioCard value="id_card_address" title={t('steps:mailingAddress.idCard')} selected={choice === 'id_card_address'} disabled={!homeAddress} padding="4">
+              {homeAddress ? (
+                homeAddressLines(profile).map((line) => <RadioCardLine key={line}>{line}</RadioCardLine>)
+              ) : (
+                <RadioCardLine>{t('steps:mailingAddress.idCardMissing')}</RadioCardLine>
+              )}
+            </RadioCard>
+            <RadioCard value="custom_address" title={t('steps:mailingAddress.custom')} selected={choice === 'custom_address'} padding="4">
+              <RadioCardLine>{t('steps:mailingAddress.customHint')}</RadioCardLine>
+            </RadioCard>
           </Stack>
         </RadioGroup.Root>
         <FieldErrors id={errorId} errors={errors} />

@@ -1,4 +1,5 @@
 import { api, isApiError } from '@/shared/api/client';
+import { browser } from '@/shared/browser';
 import { toaster } from '@/shared/toaster';
 import type {
   AddressValues,
@@ -117,6 +118,7 @@ export function createStepServices(t: StepServices['t'], flow: Flow): StepServic
       updateFormData: (values) => mapped(() => api.post<RegistrationRequest & { codes: OverviewData['codes'] }>('/api/registration/update/form-data', values)).then((r) => ({ profile: r.profile as Profile, codes: r.codes })),
       markAsLost: (reason) => api.post<unknown>('/api/mark-as-lost', { reason_identifier: reason }).then(() => undefined),
     },
+    reloadPage: () => browser.reload(),
     notify: (type, text) => toaster.create({ type, description: text }),
   };
 }

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Button, Heading, Stack, Text } from '@chakra-ui/react';
+import type { AddressValues, PlacesService, Profile, StepServices } from '../types';
+import { AddressForm } from '../address-form/AddressForm';
+import { useLive } from '../shared/useLive';
+import { formatAddress, profileComplete } from './identity-rules';
+
+export interface HomeAddressProps {
+  profile: Profile;
+  places: PlacesService;
+  t: StepServices['t'];
+  withPlaceOfBirth: boolean;
+  /** Saves the address and reloads the request; rejects with field errors. */
+  save(values: AddressValues): Promise<void>;
+}
+
+/** After approval: the name and home address from the decision, and the form that completes or edits them. */
+export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: HomeAddressProps) {
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const live = useLive();
+
+  if (editing) {
+    return (
+      <AddressForm
+        initial={profile}
+        places={places}
+        t={t}
+        withPlaceOfBirth={withPlaceOfBirth}
+        onSave={async (values) => {
+          await save(values);
+          if (!live.current) return;
+          setEditing(false);
+          setSaved(true);
+        }}
+        onCancel={() => setEditing(false)}
+      />
+    );
+  }
+  const address = formatAddress(profile);
+  return (
+    <Stack gap="2" data-testid="identity-address">
+      <Heading as="h2" size="md">
+        {t('steps:identity.homeAddress')}
+      </Heading>
+      {profile.first_name || profile.last_name ? (
+        <Text fontWeight="semibold">
+          {profile.last_name} {profile.first_name}
+        </Text>
+      ) : null}
+      {address && profileComplete(profile) ? <Text>{address}</Text> : <Text color="fg.error">{t('steps:identity.missingAddress')}</Text>}
+      {profile.place_of_birth ? <Text>{t('steps:identity.placeOfBirth', { place: profile.place_of_birth })}</Text> : null}
+      {saved ? (
+        <Text color="green.600" role="status">
+          {t('steps:identity.saved')}
+        </Text>
+      ) : null}
+      <Button variant="outline" onClick={() => setEditing(true)} alignSelf="flex-start">
+        {t('steps:identity.edit')}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import type { CaenService, StepServices } from '../types';
+import { CaenSearch, caenLabel, type CaenSearchTexts } from '../caen-search';
+import { ReadOnlyValue } from './EditableValue';
+import type { CaenCodes } from './useCaenCodes';
+
+export interface CaenRowsProps {
+  codes: CaenCodes;
+  search: CaenService['search'];
+  t: StepServices['t'];
+  maxCodes: number;
+  /** Operators add the codes (activity unknown): the block is read-only. */
+  byOperator: boolean;
+  editable: boolean;
+  /** A base for the rows' input ids. */
+  idBase: string;
+}
+
+/** The CAEN rows (spec 001 §5): the primary code first, secondary ones after it, locked codes read-only, at most `maxCodes`. */
+export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editable, idBase }: CaenRowsProps) {
+  const [adding, setAdding] = useState(false);
+  const [needsPrimary, setNeedsPrimary] = useState(false);
+  const { codes } = state;
+  const rowLabel = (index: number) => (index === 0 ? t('steps:overview.primary') : t('steps:overview.secondary', { n: index }));
+
+  if (byOperator) {
+    return codes.length ? (
+      <Stack as="ul" gap="1" listStyleType="none">
+        {codes.map((c, i) => (
+          <Text as="li" key={c.id}>
+            {rowLabel(i)}: {caenLabel(c)}
+          </Text>
+        ))}
+      </Stack>
+    ) : null;
+  }
+
+  const texts: CaenSearchTexts = {
+    placeholder: t('steps:overview.searchPlaceholder'),
+    hint: t('steps:overview.searchHint'),
+    empty: t('steps:overview.searchEmpty'),
+    loading: t('steps:overview.searchLoading'),
+    loadingMore: t('steps:overview.searchLoadingMore'),
+    failed: t('steps:overview.searchFailed'),
+    toggle: t('steps:overview.searchToggle'),
+  };
+  const chosenIds = codes.map((c) => c.id);
+  const addSecondary = () => {
+    if (!codes[0]) {
+      setNeedsPrimary(true);
+      return;
+    }
+    setNeedsPrimary(false);
+    setAdding(true);
+  };
+
+  return (
+    <>
+      <Text color="fg.muted">{t('steps:overview.caenIntro', { max: maxCodes })}</Text>
+      {(codes.length ? codes : [null]).map((code, index) => (
+        <HStack key={code?.id ?? 'empty-primary'} align="flex-end" gap="2" data-testid={`caen-row-${index}`}>
+          <Box flex="1">
+            {code && state.isLocked(code) ? (
+              <ReadOnlyValue label={rowLabel(index)} value={caenLabel(code)} hint={t('steps:overview.lockedCode')} showHint />
+            ) : (
+              <CaenSearch
+                id={`${idBase}-caen-${index}`}
+                label={rowLabel(index)}
+                value={code}
+                onChange={(next) => state.replaceAt(index, next)}
+                search={search}
+                texts={texts}
+                excludeIds={chosenIds}
+                disabled={!editable}
+              />
+            )}
+          </Box>
+          {index > 0 && code && !state.isLocked(code) && editable ? (
+            <Button variant="outline" colorPalette="red" onClick={() => state.removeAt(index)} aria-label={t('steps:overview.removeCode', { code: code.code })}>
+              {t('steps:overview.removeCode', { code: code.code })}
+            </Button>
+          ) : null}
+        </HStack>
+      ))}
+      {adding && codes.length < maxCodes ? (
+        <CaenSearch
+          id={`${idBase}-caen-new`}
+          label={rowLabel(codes.length)}
+          value={null}
+          onChange={(next) => {
+            setAdding(false);
+            state.append(next);
+          }}
+          search={search}
+          texts={texts}
+          excludeIds={chosenIds}
+          disabled={!editable}
+        />
+      ) : null}
+      {editable ? (
+        <Box>
+          <Button variant="outline" onClick={addSecondary} disabled={codes.length >= maxCodes || adding}>
+            {t('steps:overview.addSecondary')}
+          </Button>
+        </Box>
+      ) : null}
+      {codes.length >= maxCodes ? <Text color="fg.muted">{t('steps:overview.maxCodesReached', { max: maxCodes })}</Text> : null}
+      {needsPrimary && !codes[0] ? (
+        <Text role="alert" color="fg.error">
+          {t('steps:overview.secondaryNeedsPrimary')}
+        </Text>
+      ) : null}
+      {state.error ? (
+        <Text role="alert" color="fg.error">
+          {state.error}
+        </Text>
+      ) : state.saved ? (
+        <Text role="status" color="fg.success">
+          {t('steps:overview.saved')}
+        </Text>
+      ) : null}
+    </>
+  );
+}
