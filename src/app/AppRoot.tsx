@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Box, Button, SkipNavLink, Stack, Text } from '@chakra-ui/react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate, useRouteError } from 'react-router';
 import { setUnauthorizedHandler } from '@/shared/api/client';
@@ -23,18 +23,25 @@ function useSupportWidgetSync(): void {
   }, [signedIn, url]);
 }
 
-/** A 401 on an authenticated call: forget the session and go to login. */
+/**
+ * A 401 on an authenticated call: forget the session and go to login. Set once (the latest
+ * navigate and t through a ref), so there is no moment without a handler when they change.
+ */
 function useUnauthorizedRedirect(): void {
   const navigate = useNavigate();
   const t = useT('common');
-  useEffect(() => {
+  const latest = useRef({ navigate, t });
+  useLayoutEffect(() => {
+    latest.current = { navigate, t };
+  });
+  useLayoutEffect(() => {
     setUnauthorizedHandler(() => {
       signOutLocally();
-      toaster.create({ type: 'warning', title: t('errors.sessionExpired'), closable: true });
-      navigate(STATIC_ROUTES.login, { replace: true });
+      toaster.create({ type: 'warning', title: latest.current.t('errors.sessionExpired'), closable: true });
+      latest.current.navigate(STATIC_ROUTES.login, { replace: true });
     });
     return () => setUnauthorizedHandler(null);
-  }, [navigate, t]);
+  }, []);
 }
 
 /** After an in-app navigation, move focus to the new page's heading so screen readers announce it. */

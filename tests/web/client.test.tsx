@@ -46,6 +46,21 @@ describe('api client', () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
+  it("hands a 401 answered before any handler was set to the next handler (a page's first call can beat the app root)", async () => {
+    setUnauthorizedHandler(null);
+    session.setUser(makeUser());
+    mockApi({ 'GET /api/registration/open': { status: 401, body: { message: 'Sesiunea a expirat.', payload: null } } });
+    await api.get('/registration/open').catch(() => {});
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    expect(handler).toHaveBeenCalledTimes(1);
+    // Handed over once: the next handler set is not called again for it.
+    const next = vi.fn();
+    setUnauthorizedHandler(next);
+    expect(next).not.toHaveBeenCalled();
+    setUnauthorizedHandler(null);
+  });
+
   it('reports an unreachable server as status 0', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
     const error = (await api.get('/config').then(() => null, (e: unknown) => e)) as ApiError;

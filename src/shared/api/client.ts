@@ -43,10 +43,24 @@ function toFieldErrors(payload: unknown): FieldErrors {
 
 type UnauthorizedHandler = () => void;
 let onUnauthorized: UnauthorizedHandler | null = null;
+/** A 401 came while no handler was set (a page's first call can answer before the app root's effect runs). */
+let missedUnauthorized = false;
 
-/** What happens when an authenticated call answers 401 (the app clears the session and goes to /login). */
+function unauthorized(): void {
+  if (onUnauthorized) onUnauthorized();
+  else missedUnauthorized = true;
+}
+
+/**
+ * What happens when an authenticated call answers 401 (the app clears the session and goes to /login).
+ * A 401 answered before any handler was set is handed to the next handler set, so it is never lost.
+ */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
   onUnauthorized = handler;
+  if (handler && missedUnauthorized) {
+    missedUnauthorized = false;
+    handler();
+  }
 }
 
 export interface RequestOptions {
@@ -108,7 +122,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const message = typeof json?.message === 'string' ? json.message : '';
 
   if (!response.ok) {
-    if (response.status === 401 && token && !options.ignoreUnauthorized) onUnauthorized?.();
+    if (response.status === 401 && token && !options.ignoreUnauthorized) unauthorized();
     throw new ApiError(response.status, message, json?.payload ?? null);
   }
   return { payload: (json?.payload ?? null) as T, message };
@@ -150,7 +164,7 @@ export function upload<T>(path: string, form: FormData, onProgress?: (fraction: 
         resolve((json?.payload ?? null) as T);
         return;
       }
-      if (xhr.status === 401 && session.token()) onUnauthorized?.();
+      if (xhr.status === 401 && session.token()) unauthorized();
       reject(new ApiError(xhr.status, message, json?.payload ?? null));
     };
     xhr.send(form);
