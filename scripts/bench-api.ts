@@ -260,7 +260,9 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
       DATA_DIR: dataDir,
       SERVE_STATIC: '0',
       LOG: '0',
-      NODE_ENV: 'production',
+      // Development mode: the embedded identity simulator and built-in checkout (production mode
+      // refuses to start without Veriff, Stripe, S3, SMTP and Redis, none of which the bench has).
+      NODE_ENV: 'development',
       // Every applicant of the bench comes from 127.0.0.1: generous per-address limits (the
       // environment still wins, to measure with the real ones).
       ...BENCH_LIMITS,

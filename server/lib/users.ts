@@ -25,15 +25,16 @@ export function normaliseEmail(email: string): string {
 
 /**
  * Where the user's onboarding stands (spec 000 §4.1, §4.5): the dashboard once an operator has
- * finalized a dossier, once an existing PFA has signed (or the account was flagged for it), and whether the new-PFA request is paid
+ * finalized a dossier, once a flow's last step that leaves for the dashboard was submitted (the existing
+ * PFA's signature), or the account was flagged for it, and whether the new-PFA request is paid
  * (login then opens its status page).
  */
 export async function onboardingState(db: Db, user: UserRow): Promise<{ dashboardRedirect: boolean; requestingCompanyPaid: boolean }> {
   const requests = await requestStates(db, user.id);
-  // The existing PFA's last step is the signature: once signed, the dashboard takes over (spec 001 §4 "Signature").
-  const signedExisting = (r: (typeof requests)[number]) => r.type === 1 && Boolean(r.formData.signed_at);
+  // A flow whose last step leaves for the dashboard (the existing PFA's signature, spec 001 §4) is done
+  // once that step was submitted: `flow_completed_at`, written by the step route from the flow file.
   return {
-    dashboardRedirect: user.dashboardRedirect || requests.some((r) => r.status === 'finalized' || signedExisting(r)),
+    dashboardRedirect: user.dashboardRedirect || requests.some((r) => r.status === 'finalized' || Boolean(r.formData.flow_completed_at)),
     requestingCompanyPaid: requests.some((r) => r.type === 2 && r.paid),
   };
 }

@@ -219,6 +219,9 @@ export default (async (app, options: { registry: FlowRegistry }) => {
           if (bodyKey !== null) formData[formKey] = data[bodyKey] ?? null;
         }
         Object.assign(formData, extra);
+        // The flow's end (spec 000 §4.5): the step whose submit leaves for the dashboard ("navigate":
+        // "dashboard", the existing PFA's signature) completes the flow; login then goes to the dashboard.
+        if (step.submit.navigate === 'dashboard') formData.flow_completed_at = new Date().toISOString();
         // The next step is decided on the new data: choosing an activity can add or drop steps.
         const after = resolveFlow(flow, flowContext({ ...row, formData }, partner));
         // A step that is left by something else (the pricing step: by the payment) keeps its data and stays.

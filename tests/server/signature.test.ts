@@ -223,7 +223,7 @@ describe('the signature rule (also the existing-company flow\'s)', () => {
 });
 
 describe('the existing PFA signs last: the dashboard takes over', () => {
-  it('after POST …/existing/collect/signature, login and GET /api/user/dashboard-redirect send the user to the dashboard', async () => {
+  it("after POST …/existing/collect/signature (the flow's last step, navigate: dashboard), login and GET /api/user/dashboard-redirect send the user to the dashboard", async () => {
     const user = await registerUser(app, { type: 1 });
     await placeAtStep(app, user, EXISTING_STEP);
     expect((await get('/api/user/dashboard-redirect', user.token)).json().payload).toBe(false);
@@ -232,6 +232,8 @@ describe('the existing PFA signs last: the dashboard takes over', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().payload.step).toBe(EXISTING_STEP);
     expect(res.json().payload.form_data.signed_at).toEqual(expect.any(String));
+    // The flow file's last step leaves for the dashboard: submitting it completes the flow.
+    expect(res.json().payload.form_data.flow_completed_at).toEqual(expect.any(String));
     expect((await get('/api/user/dashboard-redirect', user.token)).json().payload).toBe(true);
     const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
     expect(login.json().payload.dashboard_redirect).toBe(true);

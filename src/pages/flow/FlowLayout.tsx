@@ -5,6 +5,9 @@ import { RegistrationType, type RegistrationTypeValue } from '@/core/registratio
 import { useLogout } from '@/shared/auth-actions';
 import { FlowProgressContext, type FlowProgress } from '@/shared/flow-progress';
 import { useT } from '@/shared/useT';
+// Only these two keys of each flow file reach this chunk (Vite's named JSON exports): the header's title is the flow's.
+import { registrationType as newPfaType, title as newPfaTitle } from '../../../flows/new-pfa.json';
+import { title as existingPfaTitle } from '../../../flows/existing-pfa.json';
 
 /**
  * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the flow title and the Logout
@@ -17,7 +20,8 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<FlowProgress>({ value: 0 });
   const progressApi = useMemo(() => ({ progress, setProgress }), [progress]);
-  const title = registrationType === RegistrationType.requestingCompany ? t('flows.new') : t('flows.existing');
+  // The flow file's `title` (a `common:` key: the header shows before the wizard's copy is loaded).
+  const title = t(registrationType === newPfaType ? newPfaTitle : existingPfaTitle);
   const progressLabel = progress.label ? `${t('flows.progress')}: ${progress.label}` : t('flows.progress');
 
   return (
