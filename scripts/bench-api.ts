@@ -14,7 +14,9 @@
  *     photo upload; per call p50/p95/p99, errors and the total time.
  *
  * Only 127.0.0.1, bounded loops. Knobs: BENCH_DURATION (s, 10), BENCH_CONNECTIONS (50),
- * BENCH_APPLICANTS (200), BENCH_ONLY (`pglite` or `postgres`). The app child inherits the
+ * BENCH_APPLICANTS (200), BENCH_ONLY (`pglite` or `postgres`), BENCH_INSTANCES (1; 2 on PostgreSQL: a
+ * second app process on the same database, DATA_DIR and — with REDIS_URL — Redis, and each applicant's
+ * calls of step 4 alternate between the two, as behind a round-robin proxy). The app child inherits the
  * environment; the per-address limits (REGISTER_LIMIT_PER_HOUR, …) are set generous unless given.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +34,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const APPLICANTS = Number(process.env.BENCH_APPLICANTS ?? 200);
+const INSTANCES = Math.max(1, Math.min(2, Number(process.env.BENCH_INSTANCES ?? 1) || 1));
 const SEQUENTIAL_SUBMITS = 100;
 const HOST = '127.0.0.1';
 
@@ -214,7 +217,10 @@ async function samplePhoto(): Promise<Buffer> {
 const SCENARIO_CALLS = ['register', 'open', 'questionnaire', 'identity session', 'upload'] as const;
 type ScenarioCall = (typeof SCENARIO_CALLS)[number];
 
-async function applicant(base: string, partnerId: number, photo: Buffer, times: Record<ScenarioCall, number[]>): Promise<string | null> {
+async function applicant(bases: string[], partnerId: number, photo: Buffer, times: Record<ScenarioCall, number[]>): Promise<string | null> {
+  // Each call goes to the next instance in turn (one instance: always the same).
+  let turn = 0;
+  const next = () => bases[turn++ % bases.length];
   const step = async (name: ScenarioCall, run: () => Promise<CallResult>) => {
     const r = await run();
     times[name].push(r.ms);
@@ -222,22 +228,22 @@ async function applicant(base: string, partnerId: number, photo: Buffer, times: 
     return r;
   };
   try {
-    const reg = await register(base, partnerId, 2);
+    const reg = await register(next(), partnerId, 2);
     times.register.push(reg.ms);
     if (reg.status !== 200 || !reg.token) throw new Error(`register: ${reg.status} ${reg.body?.message ?? ''}`);
     const token = reg.token;
-    await step('open', () => call(base, 'GET', NEW_OPEN, { token }));
+    await step('open', () => call(next(), 'GET', NEW_OPEN, { token }));
     await step('questionnaire', () =>
-      call(base, 'POST', NEW_OPEN, { token, json: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }),
+      call(next(), 'POST', NEW_OPEN, { token, json: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }),
     );
-    const session = await step('identity session', () => call(base, 'POST', '/api/veriff/create-veriff-session', { token, json: {} }));
+    const session = await step('identity session', () => call(next(), 'POST', '/api/veriff/create-veriff-session', { token, json: {} }));
     const sessionId = (session.body?.payload as { session_id: string }).session_id;
     await step('upload', () => {
       const form = new FormData();
       form.append('session_id', sessionId);
       form.append('context', 'document-front');
       form.append('media_file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'buletin-fata.jpg');
-      return call(base, 'POST', '/api/veriff/upload-image', { token, form });
+      return call(next(), 'POST', '/api/veriff/upload-image', { token, form });
     });
     return null;
   } catch (error) {
@@ -271,6 +277,17 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     appPort,
     '/api/partner/index',
   );
+  // BENCH_INSTANCES=2: a second app process beside the first, sharing its database and files.
+  const portB = INSTANCES === 2 && databaseUrl ? await freePort() : 0;
+  const second = portB
+    ? await startChild(
+        'app B',
+        ['--import', 'tsx', 'server/server.ts'],
+        { PORT: String(portB), HOST, DATA_DIR: dataDir, SERVE_STATIC: '0', LOG: '0', NODE_ENV: 'development', ...BENCH_LIMITS, DATABASE_URL: databaseUrl! },
+        portB,
+        '/api/partner/index',
+      )
+    : null;
   try {
     const base = app.base;
     const partners = (await ok(call(base, 'GET', '/api/partner/index'), 'partners')).body?.payload as { id: number; slug: string }[];
@@ -315,7 +332,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     // 200 applicants at once.
     const times = Object.fromEntries(SCENARIO_CALLS.map((c) => [c, [] as number[]])) as Record<ScenarioCall, number[]>;
     const started = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: APPLICANTS }, () => applicant(base, partnerId, photo, times)));
+    const outcomes = await Promise.all(Array.from({ length: APPLICANTS }, () => applicant(second ? [base, second.base] : [base], partnerId, photo, times)));
     const total = performance.now() - started;
     const errors = outcomes.filter((o): o is string => o !== null);
 
@@ -329,7 +346,8 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     const s = percentiles(single);
     const o = percentiles(singleOpen);
     console.log(`\nOne applicant alone, ${SEQUENTIAL_SUBMITS} calls in a row: step submit p50 ${ms(s.p50)} / p95 ${ms(s.p95)} / p99 ${ms(s.p99)}; GET open p50 ${ms(o.p50)} / p95 ${ms(o.p95)} / p99 ${ms(o.p99)}`);
-    console.log(`\n${APPLICANTS} applicants started at once (photo ${(photo.length / 1024).toFixed(0)} KiB): total ${ms(total)}, ${errors.length} errors`);
+    const across = second ? ', across two app instances (each applicant\'s calls alternate between them)' : '';
+    console.log(`\n${APPLICANTS} applicants started at once (photo ${(photo.length / 1024).toFixed(0)} KiB)${across}: total ${ms(total)}, ${errors.length} errors`);
     console.log('\n| call | n | p50 | p95 | p99 |');
     console.log('|---|---|---|---|---|');
     for (const c of SCENARIO_CALLS) {
@@ -343,6 +361,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
       for (const [e, n] of counts) console.log(`  ${n} × ${e}`);
     }
   } finally {
+    await second?.stop();
     await app.stop();
     await bare.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
