@@ -8,6 +8,7 @@ import type { Mail, MailTransport } from '../../server/mail/mailer';
 import { MemoryFileStorage } from '../../server/storage/file-storage';
 import { databaseUrl, registerUser, testDatabase, uniqueEmail } from './helpers';
 import { PRODUCTION_ENV } from './production-env';
+import { deleteKeys, redisRunPrefix } from './redis-helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -52,13 +53,19 @@ describe('production mode: the entry', () => {
 describe('production mode: the app with every real part (fakes standing in)', () => {
   let app: FastifyInstance;
   const transport = new CapturingTransport();
+  const prefix = redisRunPrefix('production');
 
   beforeAll(async () => {
     const config = { ...loadConfig({ ...PRODUCTION_ENV, SERVE_STATIC: '0', LOG: '0' }), dataDir: ':memory:', databaseUrl: databaseUrl() };
-    app = await buildApp(config, { database: await testDatabase(), mailTransport: transport, storage: new MemoryFileStorage() });
+    // Its limits live in the machine's Redis (REDIS_URL of PRODUCTION_ENV): under this run's own prefix,
+    // so counts left there by anything else (another run, a bench) never reach this test.
+    app = await buildApp(config, { database: await testDatabase(), mailTransport: transport, storage: new MemoryFileStorage(), redisKeyPrefix: prefix });
     await app.ready();
   });
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    await deleteKeys(prefix);
+  });
 
   it('uses the real providers, not the simulators', () => {
     expect(app.config.production).toBe(true);
