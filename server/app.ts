@@ -7,6 +7,7 @@ import type { Database } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
 import { loggerOptions, requestId } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
+import { checkAnswers } from './lib/answer-check';
 import type { MailQueueOptions, MailTransport } from './mail/mailer';
 import configPlugin from './plugins/config';
 import redisPlugin from './plugins/redis';
@@ -75,6 +76,8 @@ export interface BuildOptions {
   flows?: Flow[];
   /** Log to this stream (tests read what would be logged); default stdout when `config.logger`. */
   logStream?: NodeJS.WritableStream;
+  /** Tests: a JSON answer that its response schema would change is a 500 naming the field (server/lib/answer-check.ts). */
+  checkAnswers?: boolean;
 }
 
 /** Romanian messages for the errors Fastify raises while reading a request (their own are English). */
@@ -123,6 +126,8 @@ export const appPlugin = fp<AppOptions>(
     app.addHook('onRoute', (route) => {
       registeredRoutes.push(route);
     });
+    // Before compression's onSend: the check reads the serialized text.
+    if (options.checkAnswers) checkAnswers(app);
 
     await app.register(configPlugin, { config });
     await app.register(databasePlugin, { database: options.database });

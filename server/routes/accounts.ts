@@ -11,7 +11,7 @@ import { signIdToken } from '../lib/id-token';
 import { queueVerificationMail } from './email';
 import { randomBytes } from 'node:crypto';
 import { dbId } from '../lib/input-limits';
-import { replies } from '../lib/api-schemas';
+import { NO_PAYLOAD, obj, replies, str } from '../lib/api-schemas';
 
 /** Login, registration, auto-login: the signed-in user. */
 const userReplies = replies({ $ref: 'session-user.json#' }, 'The signed-in user');
@@ -96,7 +96,7 @@ export default (async (app) => {
     return { message: 'Te-ai autentificat.', payload: (await signIn(user)).user };
   });
 
-  app.post<{ Body: AuthPayload }>('/auth', { schema: { body: authBody } }, async (request) => {
+  app.post<{ Body: AuthPayload }>('/auth', { schema: { body: authBody, response: replies(obj({ id_token: str, access_token: str, redirect_url: str }), 'Where the browser goes (AuthResult)') } }, async (request) => {
     const { email, password, source, callbackUrl } = request.body;
     let callback: URL | null = null;
     try {
@@ -129,7 +129,7 @@ export default (async (app) => {
     },
   );
 
-  app.post('/logout', { preHandler: app.authenticate }, async (request) => {
+  app.post('/logout', { preHandler: app.authenticate, schema: { response: replies(NO_PAYLOAD) } }, async (request) => {
     await revokeToken(db, request.tokenId as number);
     return { message: 'Te-ai deconectat.', payload: null };
   });

@@ -3,7 +3,10 @@ import { readOutbox } from '../mail/mailer';
 import { escapeHtml } from '../mail/templates';
 import { onlyFromLoopback } from '../lib/loopback';
 import { styleNonce } from '../plugins/security-headers';
-import { otherReplies } from '../lib/api-schemas';
+import { arrayOf, int, obj, otherReplies, replies, str } from '../lib/api-schemas';
+
+/** `OutboxMail` in src/core/api-types.ts. */
+const outboxMail = obj({ id: int, to: str, subject: str, text: str, html: str, links: arrayOf(str), created_at: str });
 
 /**
  * The mail outbox for local use and tests: registered only in development while mails stay in the
@@ -16,7 +19,7 @@ export default (async (app) => {
 
   app.get<{ Querystring: { to?: string } }>(
     '/api/dev/outbox',
-    { schema: { querystring: { type: 'object', properties: { to: { type: 'string', maxLength: 254 } } } } },
+    { schema: { querystring: { type: 'object', properties: { to: { type: 'string', maxLength: 254 } } }, response: replies(arrayOf(outboxMail), 'The mails kept instead of sent, newest first') } },
     async (request) => ({ message: '', payload: await readOutbox(app.db, { to: request.query.to }) }),
   );
 

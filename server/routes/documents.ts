@@ -9,6 +9,7 @@ import { loadRequest } from '../registration/serialize';
 import { moveRequest } from '../registration/store';
 import { DOCUMENT_MESSAGES, deleteRequestDocument } from '../registration/documents';
 import { dbId } from '../lib/input-limits';
+import { obj, replies, requestReplies, str } from '../lib/api-schemas';
 
 type DeleteBody = { Body: { file_id: number; current_step_identifier?: string } };
 
@@ -21,6 +22,7 @@ const deleteSchema = {
       current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 },
     },
   },
+  response: requestReplies,
 } as const;
 
 export const ATTORNEY_META_KEY = 'attorney_acknowledged_at';
@@ -56,7 +58,7 @@ export default (async (app) => {
 
   app.post(
     '/user-meta/attorney-acknowledgement',
-    { preHandler: app.authenticate, preValidation: emptyBody, schema: { body: { type: 'object' } } },
+    { preHandler: app.authenticate, preValidation: emptyBody, schema: { body: { type: 'object' }, response: replies(obj({ acknowledged_at: str }), 'When the user first saw the power-of-attorney screen') } },
     async (request) => {
       const userId = (request.user as UserRow).id;
       const where = and(eq(userMeta.userId, userId), eq(userMeta.metaKey, ATTORNEY_META_KEY));

@@ -5,7 +5,7 @@ import { consumeToken, hashToken, issueToken, type UserRow } from '../lib/tokens
 import { tokens } from '../db/schema';
 import { verifyEmailMail } from '../mail/templates';
 import type { Db } from '../db';
-import { errorReplies } from '../lib/api-schemas';
+import { redirectReplies } from '../lib/api-schemas';
 
 const VERIFY_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -30,7 +30,7 @@ export default (async (app) => {
     {
       schema: {
         params: { type: 'object', properties: { token: { type: 'string', maxLength: 200 } } },
-        response: { 302: { description: 'To the page saying whether the address was verified' }, ...errorReplies },
+        response: redirectReplies('To the page saying whether the address was verified'),
       },
     },
     async (request, reply) => {

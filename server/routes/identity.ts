@@ -24,6 +24,20 @@ import {
 import { IDENTITY_CONTEXTS, type IdentityContext } from '../identity/types';
 import { decisionFromVeriff, signatureMatches, type VeriffVerification } from '../identity/veriff';
 import { DB_INT_MAX, DB_INT_MIN } from '../lib/input-limits';
+import { bool, int, NO_PAYLOAD, nullable, nullInt, nullStr, obj, replies, requestReplies, str } from '../lib/api-schemas';
+
+/** A session's status: 1 created, 2 approved, 3 rejected, 4 submitted (IdentityStatus in server/identity/types.ts). */
+const status = { type: 'integer', enum: [1, 2, 3, 4] } as const;
+const uploadRef = nullable(obj({ file_id: int, preview_url: str }));
+const lastSession = nullable(
+  obj({
+    session_id: str,
+    custom_id: str,
+    status,
+    submitted: bool,
+    uploads: obj({ 'document-front': uploadRef, 'document-back': uploadRef, face: uploadRef }),
+  }),
+);
 
 const id = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
@@ -75,7 +89,7 @@ export default (async (app) => {
   const auth = { onRequest: app.authenticate };
   const user = (request: FastifyRequest) => request.user as UserRow;
 
-  app.post('/veriff/create-veriff-session', { onRequest: [app.authenticate, app.addressLimit.identitySession], preValidation: emptyBody, schema: { body: noBody } }, async (request) => {
+  app.post('/veriff/create-veriff-session', { onRequest: [app.authenticate, app.addressLimit.identitySession], preValidation: emptyBody, schema: { body: noBody, response: replies(obj({ session_id: str, custom_id: str, status }), 'The new session') } }, async (request) => {
     const session = await createSession(app, user(request).id);
     return { message: '', payload: { session_id: session.sessionId, custom_id: session.customId, status: session.status } };
   });
@@ -101,6 +115,7 @@ export default (async (app) => {
             media_file: { type: 'object' },
           },
         },
+        response: replies(obj({ context: { type: 'string', enum: [...IDENTITY_CONTEXTS] }, file_id: int, preview_url: str }), 'The stored photo'),
       },
     },
     async (request) => {
@@ -111,27 +126,27 @@ export default (async (app) => {
     },
   );
 
-  app.patch<{ Body: { session_id: string } }>('/veriff/submit-session', { ...auth, schema: { body: sessionBody } }, async (request) => {
+  app.patch<{ Body: { session_id: string } }>('/veriff/submit-session', { ...auth, schema: { body: sessionBody, response: replies(obj({ status })) } }, async (request) => {
     const session = await submitSession(app, user(request).id, request.body.session_id);
     return { message: '', payload: { status: session.status } };
   });
 
   app.get<{ Querystring: { session_id: string; custom_id: string } }>(
     '/veriff/verify-veriff-session',
-    { ...auth, schema: { querystring: sessionAndCustom } },
+    { ...auth, schema: { querystring: sessionAndCustom, response: replies(obj({ status })) } },
     async (request) => {
       const session = await refreshStatus(app, user(request).id, request.query.session_id, request.query.custom_id);
       return { message: '', payload: { status: session.status } };
     },
   );
 
-  app.get('/veriff/get-last-session', { ...auth, schema: { querystring: { type: 'object', properties: {} } } }, async (request) => {
+  app.get('/veriff/get-last-session', { ...auth, schema: { querystring: { type: 'object', properties: {} }, response: replies(lastSession, 'The newest session not deleted, or null') } }, async (request) => {
     return { message: '', payload: await lastSessionView(app.db, user(request).id) };
   });
 
   app.get<{ Querystring: { session_id: string; custom_id: string } }>(
     '/veriff/get-veriff-error',
-    { ...auth, schema: { querystring: sessionAndCustom } },
+    { ...auth, schema: { querystring: sessionAndCustom, response: replies(obj({ code: nullInt, translated_reason: nullStr }), 'Why the session was rejected (nulls otherwise)') } },
     async (request) => {
       const session = await ownedSession(app, user(request).id, request.query.session_id, request.query.custom_id);
       return { message: '', payload: sessionError(session) };
@@ -140,7 +155,7 @@ export default (async (app) => {
 
   app.delete<{ Body: { session_id: string; custom_id: string } }>(
     '/veriff/delete-session',
-    { ...auth, schema: { body: sessionAndCustom } },
+    { ...auth, schema: { body: sessionAndCustom, response: replies(NO_PAYLOAD) } },
     async (request) => {
       const session = await ownedSession(app, user(request).id, request.body.session_id, request.body.custom_id);
       await deleteSession(app, session);
@@ -156,7 +171,7 @@ export default (async (app) => {
     await deleteCurrentSession(app, row.userId);
     return { message: IDENTITY_MESSAGES.deleted, payload: await serialize() };
   };
-  const deleteDocumentSchema = { body: { type: 'object', properties: { current_step_identifier: id } } } as const;
+  const deleteDocumentSchema = { body: { type: 'object', properties: { current_step_identifier: id } }, response: requestReplies } as const;
   type DeleteBody = { Body: { current_step_identifier?: string } };
   app.post<DeleteBody>('/registration/delete/identity-document', { ...auth, preValidation: emptyBody, schema: deleteDocumentSchema }, deleteDocument(app.flows.byType[2]));
   app.post<DeleteBody>(
@@ -197,7 +212,7 @@ export default (async (app) => {
             throw new HttpError(401, 'Semnătura cererii nu este validă.');
           }
         },
-        schema: { body: webhookBody },
+        schema: { body: webhookBody, response: replies(NO_PAYLOAD) },
       },
       async (request) => {
         const digest = createHash('sha256').update(rawBodies.get(request)!).digest('hex');

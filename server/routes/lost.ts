@@ -9,6 +9,7 @@ import { loadRequest } from '../registration/serialize';
 import { markLost, markUnlost } from '../registration/store';
 import type { RegistrationTypeValue } from '../../src/core/registration';
 import type { Flow } from '../../src/core/flow';
+import { obj, replies, requestReplies } from '../lib/api-schemas';
 
 /**
  * Leaving the flow and coming back (spec 001 §4 Questionnaire, Office type): mark-as-lost keeps
@@ -39,6 +40,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
           required: ['reason_identifier'],
           properties: { reason_identifier: { type: 'string', minLength: 1, maxLength: 60 } },
         },
+        response: requestReplies,
       },
     },
     async (request) => {
@@ -56,7 +58,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     },
   );
 
-  app.post('/mark-as-unlost', { preHandler: app.authenticate }, async (request) => {
+  app.post('/mark-as-unlost', { preHandler: app.authenticate, schema: { response: replies(obj({ registration_type: { type: 'integer', enum: [1, 2] } }), 'The flow to go back to') } }, async (request) => {
     const user = request.user as UserRow;
     const { request: row, serialize } = await loadRequest(app, user, flowOf(user));
     const moved = await markUnlost(app.db, row);

@@ -13,6 +13,9 @@ import {
   validateMailingAddress,
   type MailingAddressBody,
 } from '../registration/mailing';
+import { arrayOf, int, obj, replies, requestReplies, str } from '../lib/api-schemas';
+
+const branchOffice = obj({ id: int, county_id: int, name: str, address: str, name_formatted: str });
 
 /**
  * The correspondence address (spec 001 §2 item 6, §7 `POST /api/mailing-address`) and the credit
@@ -25,7 +28,7 @@ export default (async (app) => {
    */
   app.post<{ Body: MailingAddressBody }>(
     '/mailing-address',
-    { onRequest: app.authenticate, schema: { body: mailingAddressBodySchema } },
+    { onRequest: app.authenticate, schema: { body: mailingAddressBodySchema, response: requestReplies } },
     async (request) => {
       const user = request.user as UserRow;
       const flow = app.flows.byType[user.registrationType as 1 | 2];
@@ -40,7 +43,7 @@ export default (async (app) => {
   /** Public like the other nomenclatures: the active branch offices of a county, in order. */
   app.get<{ Querystring: { county_id?: number } }>(
     '/nomenclature/icredit-office/index',
-    { schema: { querystring: { type: 'object', properties: { county_id: dbId } } } },
+    { schema: { querystring: { type: 'object', properties: { county_id: dbId } }, response: replies(obj({ data: arrayOf(branchOffice) }), 'The active branch offices of the county') } },
     async (request) => {
       const countyId = request.query.county_id;
       if (!countyId) throw new FieldValidationError({ county_id: [MESSAGES.chooseCounty] });

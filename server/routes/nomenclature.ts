@@ -4,6 +4,14 @@ import { searchKey } from '../../src/core/counties';
 import { activities, cities, counties, lostReasons, maritalStatuses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import { dbId, dbOffset } from '../lib/input-limits';
+import { arrayOf, bool, int, nullStr, obj, page, replies, str } from '../lib/api-schemas';
+
+const county = obj({ id: int, name: str, code: str });
+/** `kind`: municipiu, oras, comuna, sat, sector. */
+const city = obj({ id: int, name: str, county_id: int, kind: str });
+const activity = obj({ id: int, code: str, name: str, is_primary: bool, is_active: bool });
+const maritalStatus = obj({ id: int, code: str, display_name: str, display_description: str, is_default: bool });
+const lostReason = obj({ identifier: str, fe_text: str, fe_subtext: nullStr });
 
 const pageParams = {
   type: 'object',
@@ -19,7 +27,7 @@ function likeTerm(term: string): string {
 export default (async (app) => {
   app.get<{ Params: { offset: number; limit: number }; Querystring: { search_term?: string } }>(
     '/nomenclature/county/index/:offset/:limit',
-    { schema: { params: pageParams, querystring: { type: 'object', properties: { search_term: { type: 'string', maxLength: 100 } } } } },
+    { schema: { params: pageParams, querystring: { type: 'object', properties: { search_term: { type: 'string', maxLength: 100 } } }, response: replies(page(county), 'A page of counties') } },
     async (request) => {
       const { offset, limit } = request.params;
       const term = request.query.search_term?.trim();
@@ -41,6 +49,7 @@ export default (async (app) => {
           type: 'object',
           properties: { county_id: dbId, search_term: { type: 'string', maxLength: 100 } },
         },
+        response: replies(page(city), 'A page of the county\'s cities'),
       },
     },
     async (request) => {
@@ -69,7 +78,7 @@ export default (async (app) => {
   /** Activities of the new-company wizard; primary ones first (the grid), then the rest. */
   app.get<{ Querystring: { is_active?: number } }>(
     '/nomenclature/activity/index',
-    { schema: { querystring: { type: 'object', properties: { is_active: { type: 'integer', enum: [0, 1] } } } } },
+    { schema: { querystring: { type: 'object', properties: { is_active: { type: 'integer', enum: [0, 1] } } }, response: replies(arrayOf(activity), 'Primary activities first') } },
     async (request) => {
       const rows = await app.db
         .select({ id: activities.id, code: activities.code, name: activities.name, is_primary: activities.isPrimary, is_active: activities.isActive })
@@ -80,7 +89,7 @@ export default (async (app) => {
     },
   );
 
-  app.get('/nomenclature/marital-status/index', async () => {
+  app.get('/nomenclature/marital-status/index', { schema: { response: replies(obj({ data: arrayOf(maritalStatus) })) } }, async () => {
     const rows = await app.db
       .select({
         id: maritalStatuses.id,
@@ -104,6 +113,7 @@ export default (async (app) => {
           required: ['registration_type'],
           properties: { registration_type: { type: 'integer', enum: [1, 2] } },
         },
+        response: replies(arrayOf(lostReason), 'The questionnaire\'s options, in order'),
       },
     },
     async (request) => {

@@ -13,6 +13,23 @@ import {
 } from '../registration/timeline';
 import type { RequestRow } from '../registration/model';
 import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
+import { arrayOf, bool, dateTime, int, nullStr, obj, ref, replies, str } from '../lib/api-schemas';
+
+/** A dossier in the list (`summary` below). */
+const dossierSummary = {
+  id: int,
+  email: str,
+  name: nullStr,
+  registration_type: { type: 'integer', enum: [1, 2] },
+  step: str,
+  status: str,
+  paid: bool,
+  created_at: dateTime,
+  timeline_items: int,
+} as const;
+const tradeRegisterDocument = obj({ id: int, name: str });
+/** A dossier with its timeline and the trade register's documents (`dossierView` below). */
+const dossier = obj({ ...dossierSummary, timeline: arrayOf(ref('timeline-item.json')), trade_register_documents: arrayOf(tradeRegisterDocument) });
 
 /**
  * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade
@@ -121,6 +138,7 @@ export default (async (app) => {
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
           },
         },
+        response: replies(arrayOf(obj(dossierSummary)), 'Dossiers, newest first'),
       },
     },
     async (request) => {
@@ -131,7 +149,7 @@ export default (async (app) => {
     },
   );
 
-  app.get<DossierParams>('/ops/dossiers/:dossier', { schema: { params: dossierParams } }, async (request) => {
+  app.get<DossierParams>('/ops/dossiers/:dossier', { schema: { params: dossierParams, response: replies(dossier) } }, async (request) => {
     const row = await findDossier(app, request.params.dossier);
     return { message: '', payload: await dossierView(app, row.id) };
   });
@@ -148,6 +166,7 @@ export default (async (app) => {
           properties: { type: { type: 'string', maxLength: 50 }, date: { type: ['string', 'null'], maxLength: 10 } },
           additionalProperties: true,
         },
+        response: replies(obj({ item: ref('timeline-item.json'), dossier }), 'The item added, and the dossier (201)'),
       },
     },
     async (request, reply) => {
@@ -170,7 +189,7 @@ export default (async (app) => {
         }),
         emptyBody,
       ],
-      schema: { params: dossierParams, body: { type: 'object' } },
+      schema: { params: dossierParams, body: { type: 'object' }, response: replies(obj({ documents: arrayOf(tradeRegisterDocument), dossier }), 'Every trade register document of the dossier, and the dossier (201)') },
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
@@ -191,6 +210,7 @@ export default (async (app) => {
       schema: {
         params: dossierParams,
         body: { type: 'object', properties: { date: { type: ['string', 'null'], maxLength: 10 } }, additionalProperties: false },
+        response: replies(obj({ item: ref('timeline-item.json'), dossier }), 'The finalized item, and the dossier (201)'),
       },
     },
     async (request, reply) => {

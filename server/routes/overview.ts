@@ -9,6 +9,21 @@ import { loadRequest } from '../registration/serialize';
 import { saveOverview } from '../registration/store';
 import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, overviewOptions, overviewStep } from '../registration/overview';
 import { DB_INT_MAX, dbId, dbOffset } from '../lib/input-limits';
+import { arrayOf, bool, int, nullStr, obj, page, replies, requestWith, str } from '../lib/api-schemas';
+
+const caenCode = obj({ id: int, code: str, name: str });
+/** The request's codes, primary first (spec 001 §3 "CAEN code"). */
+const requestCodes = arrayOf(obj({ id: int, code: str, name: str, is_primary: { type: 'integer', enum: [0, 1] } }));
+const overview = obj({
+  company_name: nullStr,
+  activity: nullStr,
+  codes: requestCodes,
+  email: str,
+  phone: str,
+  locked_codes: arrayOf(str),
+  codes_by_operator: bool,
+  editable: bool,
+});
 
 const MIN_SEARCH = 3;
 const FIELDS = ['first_name', 'last_name', 'personal_code', 'codes'] as const;
@@ -43,6 +58,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
           properties: { offset: dbOffset, size: { type: 'integer', minimum: 1, maximum: 100 } },
         },
         querystring: { type: 'object', properties: { search_term: { type: 'string', maxLength: 100 } } },
+        response: replies(page(caenCode), 'A page of CAEN codes'),
       },
     },
     async (request) => {
@@ -72,7 +88,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
   );
 
   /** What the overview shows besides the profile: PFA name, codes with their names, e-mail and phone (read-only). */
-  app.get('/registration/overview', { preHandler: app.authenticate }, async (request) => {
+  app.get('/registration/overview', { preHandler: app.authenticate, schema: { response: replies(overview, 'What the overview step shows') } }, async (request) => {
     const user = request.user as UserRow;
     const { request: row, resolved } = await loadRequest(app, user, app.flows.byType[2]);
     const step = overviewStep(resolved);
@@ -108,6 +124,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
             value: {},
           },
         },
+        response: replies(requestWith({ codes: requestCodes }), 'The request, with its codes named'),
       },
     },
     async (request) => {

@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/passwords';
 import { consumeToken, issueToken, revokeAllTokens } from '../lib/tokens';
 import { normaliseEmail } from '../lib/users';
 import { resetPasswordMail } from '../mail/templates';
+import { NO_PAYLOAD, replies } from '../lib/api-schemas';
 
 const RESET_TTL_MINUTES = 60;
 export const RESET_PATH = '/api/password/reset/';
@@ -21,6 +22,7 @@ export default (async (app) => {
       onRequest: app.addressLimit.forgotPassword,
       schema: {
         body: { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email', maxLength: 254 } } },
+        response: replies(NO_PAYLOAD, 'The same answer whether or not the address has an account'),
       },
     },
     async (request) => {
@@ -58,6 +60,7 @@ export default (async (app) => {
             password_confirmation: { type: 'string', maxLength: 200 },
           },
         },
+        response: replies(NO_PAYLOAD),
       },
     },
     async (request) => {

@@ -13,7 +13,24 @@ import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRo
 import { PAID_EVENTS, StripeCheckout } from '../payment/stripe';
 import { PaymentProviderError } from '../payment/types';
 import { onlyFromLoopback } from '../lib/loopback';
-import { errorReplies } from '../lib/api-schemas';
+import { bool, errorReplies, nullStr, num, obj, replies, requestReplies, str } from '../lib/api-schemas';
+
+/** The redirect's answer: where to pay, or why not (`RedirectErrorCode`). */
+const redirectAnswer = obj({ success: bool, error_code: { type: ['string', 'null'], enum: ['already_paid', 'payment_unavailable', null] }, redirect_url: nullStr });
+/** The built-in checkout page's data. */
+const checkoutAnswer = obj({
+  id: str,
+  status: str,
+  amount: num,
+  currency: str,
+  interval: nullStr,
+  description: nullStr,
+  partner: obj({ name: str, is_unaffiliated: bool, footnote: nullStr }),
+  product: str,
+  successUrl: str,
+  cancelUrl: str,
+});
+const leaveCheckout = replies(obj({ redirect_url: str }), 'Where the browser goes');
 
 /** The step that is paid for: its submit's follow-up call is the payment redirect. */
 export const REDIRECT_ENDPOINT = '/api/stripe/redirect';
@@ -77,7 +94,7 @@ export default (async (app) => {
   const provider = app.payments;
 
   /** Starts a checkout for the chosen price of the user's partner; the browser goes to `redirect_url`. */
-  app.post<{ Body: { selected_stripe_id: string } }>('/stripe/redirect', { preHandler: app.authenticate, schema: { body: priceBody } }, async (request) => {
+  app.post<{ Body: { selected_stripe_id: string } }>('/stripe/redirect', { preHandler: app.authenticate, schema: { body: priceBody, response: replies(redirectAnswer, 'The payment page, or why not') } }, async (request) => {
     const user = request.user as UserRow;
     const flow = flowOf(app, user.registrationType);
     const { request: row, partner, resolved, serialize } = await loadRequest(app, user, flow);
@@ -169,7 +186,7 @@ export default (async (app) => {
    */
   app.post<{ Body: { current_step_identifier: string } }>(
     '/stripe/pay/simulate',
-    { preHandler: [onlyFromLoopback, app.authenticate], schema: { body: stepBody } },
+    { preHandler: [onlyFromLoopback, app.authenticate], schema: { body: stepBody, response: requestReplies } },
     async (request) => {
       if (provider.name !== 'builtin') throw notFound(PAYMENT_MESSAGES.simulateUnavailable);
       const user = request.user as UserRow;
@@ -196,7 +213,7 @@ export default (async (app) => {
   );
 
   /** The built-in checkout page's data: amount, partner, what is bought. */
-  app.get<{ Params: { id: string } }>('/checkout/:id', { preHandler: app.authenticate, schema: { params: paymentParams } }, async (request) => {
+  app.get<{ Params: { id: string } }>('/checkout/:id', { preHandler: app.authenticate, schema: { params: paymentParams, response: replies(checkoutAnswer, 'The built-in checkout page') } }, async (request) => {
     const { payment, request: row } = await builtinPaymentOf(app, request.user as UserRow, request.params.id);
     const { partner } = await loadRequest(app, request.user as UserRow, flowOf(app, row.registrationType));
     const [price] = await app.db.select().from(partnerPrices).where(eq(partnerPrices.stripePriceId, payment.stripePriceId));
@@ -217,7 +234,7 @@ export default (async (app) => {
   });
 
   /** "Plătește": marks the payment paid (the webhook's code path) and answers where to go. */
-  app.post<{ Params: { id: string } }>('/checkout/:id/pay', { preHandler: app.authenticate, schema: { params: paymentParams } }, async (request) => {
+  app.post<{ Params: { id: string } }>('/checkout/:id/pay', { preHandler: app.authenticate, schema: { params: paymentParams, response: leaveCheckout } }, async (request) => {
     const { payment, request: row } = await builtinPaymentOf(app, request.user as UserRow, request.params.id);
     if (payment.status === 'cancelled' || payment.status === 'failed') throw new HttpError(409, PAYMENT_MESSAGES.checkoutCancelled);
     await markPaid(app, payment.id);
@@ -225,7 +242,7 @@ export default (async (app) => {
   });
 
   /** "Anulează": the payment is given up; the browser goes back to the confirmation page, which offers the pricing again. */
-  app.post<{ Params: { id: string } }>('/checkout/:id/cancel', { preHandler: app.authenticate, schema: { params: paymentParams } }, async (request) => {
+  app.post<{ Params: { id: string } }>('/checkout/:id/cancel', { preHandler: app.authenticate, schema: { params: paymentParams, response: leaveCheckout } }, async (request) => {
     const { payment, request: row } = await builtinPaymentOf(app, request.user as UserRow, request.params.id);
     if (payment.status === 'paid') throw new HttpError(409, PAYMENT_MESSAGES.checkoutPaid);
     await app.db.update(payments).set({ status: 'cancelled' }).where(and(eq(payments.id, payment.id), eq(payments.status, 'open')));

@@ -1,11 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PublicConfig } from '../../src/core/api-types';
+import { nullStr, obj, replies, str } from '../lib/api-schemas';
+
+const publicConfig = obj({
+  product_name: str,
+  product_slug: str,
+  dashboard_url: str,
+  support_widget_url: nullStr,
+  site_url: nullStr,
+  contact_email: nullStr,
+});
 
 export default (async (app) => {
-  app.get('/health', async () => ({ message: 'ok', payload: { status: 'ok', database: app.database.kind } }));
+  app.get('/health', { schema: { response: replies(obj({ status: str, database: str }), 'The app answers; `database`: which database it runs on') } }, async () => ({ message: 'ok', payload: { status: 'ok', database: app.database.kind } }));
 
   /** Non-secret settings the browser needs at run time. */
-  app.get('/config', async (): Promise<{ message: string; payload: PublicConfig }> => ({
+  app.get('/config', { schema: { response: replies(publicConfig, 'Public settings of the browser (PublicConfig)') } }, async (): Promise<{ message: string; payload: PublicConfig }> => ({
     message: '',
     payload: {
       product_name: app.config.productName,

@@ -5,11 +5,13 @@ import { staleStep } from '../registration/model';
 import { loadRequest } from '../registration/serialize';
 import { moveRequest } from '../registration/store';
 import { SIGNATURE_MESSAGES, deleteSignatureFile, signatureFileIdOf } from '../registration/signature';
+import { requestReplies } from '../lib/api-schemas';
 
 type DeleteBody = { Body: { current_step_identifier?: string } };
 
 const deleteSchema = {
   body: { type: 'object', properties: { current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 } } },
+  response: requestReplies,
 } as const;
 
 /** A POST without a body is an empty object (the spec's delete call sends none). */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
 import { notFound } from '../lib/http-errors';
+import { NO_PAYLOAD, replies } from '../lib/api-schemas';
 
 export default (async (app) => {
   /** From the link in every mail: stops notifications for the user behind `frontend_id`. */
@@ -14,6 +15,7 @@ export default (async (app) => {
           required: ['frontend_id'],
           properties: { frontend_id: { type: 'string', minLength: 1, maxLength: 100 } },
         },
+        response: replies(NO_PAYLOAD),
       },
     },
     async (request) => {

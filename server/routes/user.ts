@@ -5,13 +5,14 @@ import { FieldValidationError } from '../lib/http-errors';
 import { browserOrigin } from '../lib/origin';
 import { issueToken, type UserRow } from '../lib/tokens';
 import { onboardingState } from '../lib/users';
+import { bool, nullStr, obj, replies, str } from '../lib/api-schemas';
 
 export default (async (app) => {
   /**
    * Whether the browser should leave for the dashboard (spec 000 §4.5). When not, the cookie
    * `dashboard_redirect=0` spares the browser the question for 5 minutes.
    */
-  app.get('/user/dashboard-redirect', { preHandler: app.authenticate }, async (request, reply) => {
+  app.get('/user/dashboard-redirect', { preHandler: app.authenticate, schema: { response: replies(bool, 'Whether to leave for the dashboard') } }, async (request, reply) => {
     // Follows the requests' state: a finalized dossier hands the user over to the dashboard.
     const redirect = (await onboardingState(app.db, request.user as UserRow)).dashboardRedirect;
     if (!redirect) {
@@ -25,7 +26,10 @@ export default (async (app) => {
     '/user/auto-login-link',
     {
       preHandler: app.authenticate,
-      schema: { querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 100 } } } },
+      schema: {
+        querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 100 } } },
+        response: replies(obj({ auto_login_link: str, expires_at: nullStr }), 'A single-use sign-in link'),
+      },
     },
     async (request) => {
       const redirect = request.query.redirect ?? null;

@@ -117,7 +117,8 @@ try {
   const { loadConfig } = await import('../../server/config');
   const { buildApp } = await import('../../server/app');
   const config = { ...loadConfig(process.env), host, port, dataDir, serveStatic: true, staticDir };
-  app = await buildApp(config);
+  // checkAnswers: an answer its response schema would change (a field dropped) is a 500 the spec sees.
+  app = await buildApp(config, { checkAnswers: true });
   // Test-only routes (POST /__test/place-at-step), never part of server/app.ts.
   const { registerTestRoutes } = await import('./test-routes');
   await registerTestRoutes(app);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { registrationRequests, users } from '../../server/db/schema';
 import { onlyFromLoopback } from '../../server/lib/loopback';
+import { NO_PAYLOAD, replies } from '../../server/lib/api-schemas';
 
 /**
  * Test-only routes of the e2e server (registered by tests/e2e/serve.ts, never by server/app.ts):
@@ -25,6 +26,7 @@ export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
           required: ['step'],
           properties: { step: { type: 'string', minLength: 1 }, form_data: { type: 'object' } },
         },
+        response: replies(NO_PAYLOAD),
       },
     },
     async (request) => {
@@ -46,6 +48,7 @@ export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
       preHandler: app.authenticate,
       schema: {
         body: { type: 'object', required: ['dashboard_redirect'], properties: { dashboard_redirect: { type: 'boolean' } } },
+        response: replies(NO_PAYLOAD),
       },
     },
     async (request) => {

@@ -60,7 +60,7 @@ describe('existing PFA steps 2 and 3: fiscal code lookup and "Te-am găsit"', ()
   beforeAll(async () => {
     const database = await testDatabase();
     lookups = new CountingLookup(new LocalCompanyRegistry(database.db));
-    app = await buildApp(testConfig(), { database, companies: lookups });
+    app = await buildApp(testConfig(), { database, companies: lookups, checkAnswers: true });
     await app.ready();
   });
   afterAll(() => app.close());
@@ -332,7 +332,7 @@ describe('COMPANY_LOOKUP=anaf: step 2 through the ANAF web service (a local fake
   beforeAll(async () => {
     await fake.start();
     fake.add(anafPfa(42157397), anafSrl(37028469));
-    app = await buildApp(testConfig({ companyLookup: 'anaf', anafApiUrl: fake.url }), { database: await testDatabase() });
+    app = await buildApp(testConfig({ companyLookup: 'anaf', anafApiUrl: fake.url }), { database: await testDatabase(), checkAnswers: true });
     await app.ready();
   });
   afterAll(async () => {

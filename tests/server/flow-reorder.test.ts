@@ -69,7 +69,7 @@ describe('core walks the reordered flow', () => {
 describe('the API runs the reordered flow', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp(testConfig(), { database: await testDatabase(), flows: [reordered, existingPfa as unknown as Flow] });
+    app = await buildApp(testConfig(), { database: await testDatabase(), flows: [reordered, existingPfa as unknown as Flow], checkAnswers: true });
     await app.ready();
   });
   afterAll(() => app?.close());

@@ -49,7 +49,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 }
 
 export async function testApp(overrides: Partial<AppConfig> = {}): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig(overrides), { database: await testDatabase() });
+  // checkAnswers: an answer its response schema would change (a field dropped) fails the test's call with a 500.
+  const app = await buildApp(testConfig(overrides), { database: await testDatabase(), checkAnswers: true });
   await app.ready();
   return app;
 }

@@ -59,7 +59,7 @@ describe('production mode: the app with every real part (fakes standing in)', ()
     const config = { ...loadConfig({ ...PRODUCTION_ENV, SERVE_STATIC: '0', LOG: '0' }), dataDir: ':memory:', databaseUrl: databaseUrl() };
     // Its limits live in the machine's Redis (REDIS_URL of PRODUCTION_ENV): under this run's own prefix,
     // so counts left there by anything else (another run, a bench) never reach this test.
-    app = await buildApp(config, { database: await testDatabase(), mailTransport: transport, storage: new MemoryFileStorage(), redisKeyPrefix: prefix });
+    app = await buildApp(config, { database: await testDatabase(), mailTransport: transport, storage: new MemoryFileStorage(), redisKeyPrefix: prefix, checkAnswers: true });
     await app.ready();
   });
   afterAll(async () => {

@@ -50,7 +50,7 @@ export async function deleteKeys(prefix: string): Promise<number> {
 
 /** The test app with its limits (and ANAF cache) in Redis under `prefix` (the tests' Redis unless `overrides.redisUrl`). */
 export async function redisTestApp(prefix: string, overrides: Partial<AppConfig> = {}): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig({ redisUrl: REDIS_URL, ...overrides }), { database: await testDatabase(), redisKeyPrefix: prefix });
+  const app = await buildApp(testConfig({ redisUrl: REDIS_URL, ...overrides }), { database: await testDatabase(), redisKeyPrefix: prefix, checkAnswers: true });
   await app.ready();
   return app;
 }

@@ -55,7 +55,7 @@ describe('the API with S3 storage', () => {
   let server: Awaited<ReturnType<typeof startS3>>;
   beforeAll(async () => {
     server = await startS3('ghiseu-api');
-    app = await buildApp(testConfig({ s3: server.config }), { database: await testDatabase() });
+    app = await buildApp(testConfig({ s3: server.config }), { database: await testDatabase(), checkAnswers: true });
     await app.ready();
   });
   afterAll(async () => {
