@@ -1,19 +1,87 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { asc, eq } from 'drizzle-orm';
-import { partners } from '../db/schema';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { partnerPrices, partners } from '../db/schema';
+import { replies } from '../lib/api-schemas';
+import { lei } from '../../src/core/billing';
+
+/** A plan's price as the register page shows it (`PlanPrice` in src/core/api-types.ts): lei, and its introductory phase or nulls. */
+const PLAN_PRICE = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    stripe_id: { type: 'string' },
+    description: { type: 'string' },
+    amount: { type: 'number' },
+    currency: { type: 'string' },
+    interval: { type: 'string' },
+    intro_months: { type: ['integer', 'null'] },
+    then_amount: { type: ['number', 'null'] },
+  },
+} as const;
+
+const PARTNER_LIST = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      is_unaffiliated: { type: 'boolean' },
+      footnote: { type: ['string', 'null'] },
+      prices: { type: 'array', items: PLAN_PRICE },
+    },
+  },
+} as const;
 
 export default (async (app) => {
-  /** Active partners (subscription types) for the register form; the browser preselects `selected_partner` by slug. */
+  /**
+   * Active partners (subscription types) for the register form, each with its prices and footnote
+   * (issue 17 item 5: the plan's price before the account exists); the browser preselects
+   * `selected_partner` by slug.
+   */
   app.get<{ Querystring: { selected_partner?: string } }>(
     '/partner/index',
-    { schema: { querystring: { type: 'object', properties: { selected_partner: { type: 'string', maxLength: 100 } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', properties: { selected_partner: { type: 'string', maxLength: 100 } } },
+        response: replies(PARTNER_LIST, 'Active subscription types with their prices'),
+      },
+    },
     async () => {
       const rows = await app.db
-        .select({ id: partners.id, name: partners.name, slug: partners.slug, is_unaffiliated: partners.isUnaffiliated })
+        .select({ id: partners.id, name: partners.name, slug: partners.slug, is_unaffiliated: partners.isUnaffiliated, footnote: partners.footnote })
         .from(partners)
         .where(eq(partners.isActive, true))
         .orderBy(asc(partners.sortOrder), asc(partners.id));
-      return { message: '', payload: rows };
+      const prices = rows.length
+        ? await app.db
+            .select()
+            .from(partnerPrices)
+            .where(
+              inArray(
+                partnerPrices.partnerId,
+                rows.map((r) => r.id),
+              ),
+            )
+            .orderBy(asc(partnerPrices.sortOrder), asc(partnerPrices.id))
+        : [];
+      const payload = rows.map((row) => ({
+        ...row,
+        prices: prices
+          .filter((p) => p.partnerId === row.id)
+          .map((p) => ({
+            stripe_id: p.stripePriceId,
+            description: p.description,
+            amount: lei(p.amountBani),
+            currency: p.currency,
+            interval: p.interval,
+            intro_months: p.introMonths,
+            then_amount: p.thenAmountBani === null ? null : lei(p.thenAmountBani),
+          })),
+      }));
+      return { message: '', payload };
     },
   );
 }) satisfies FastifyPluginAsync;
