@@ -164,11 +164,16 @@ export function AccountPage() {
           <Stack gap="2">
             {list.map((p) => (
               <RadioCard.Item key={p.id} value={String(p.id)} data-testid="plan">
-                <RadioCard.ItemHiddenInput />
+                {/* The price is announced with the choice (the radio's name is the plan's name only). */}
+                <RadioCard.ItemHiddenInput aria-describedby={planPrices(p) ? `plan-price-${p.id}` : undefined} />
                 <RadioCard.ItemControl>
                   <RadioCard.ItemContent>
                     <RadioCard.ItemText>{p.name}</RadioCard.ItemText>
-                    {planPrices(p) ? <RadioCard.ItemDescription data-testid="plan-price">{planPrices(p)}</RadioCard.ItemDescription> : null}
+                    {planPrices(p) ? (
+                      <RadioCard.ItemDescription id={`plan-price-${p.id}`} data-testid="plan-price">
+                        {planPrices(p)}
+                      </RadioCard.ItemDescription>
+                    ) : null}
                   </RadioCard.ItemContent>
                   <RadioCard.ItemIndicator />
                 </RadioCard.ItemControl>
