@@ -4,10 +4,10 @@ import type Stripe from 'stripe';
 import { lei, pricePhases } from '../../src/core/billing';
 import { routePath } from '../../src/core/routes';
 import { todayInRomania } from '../../src/core/timeline';
-import { partnerPrices, partners, paymentEvents, payments, registrationRequests, users } from '../db/schema';
+import { partnerPrices, paymentEvents, payments } from '../db/schema';
 import { paymentReceiptMail } from '../mail/templates';
 import { addBillingTimelineItem } from '../registration/timeline';
-import type { Tx } from '../registration/store';
+import { requestOwner, type Tx } from '../registration/store';
 import type { StripeCheckout } from './stripe';
 
 /**
@@ -60,12 +60,7 @@ function dossierLink(app: FastifyInstance, registrationType: number): string {
  * Called once per payment: only the update that moved the payment to paid gets here.
  */
 export async function recordPaymentReceived(app: FastifyInstance, tx: Tx, payment: PaymentRow, paidAt: Date): Promise<void> {
-  const [owner] = await tx
-    .select({ email: users.email, registrationType: registrationRequests.registrationType, partner: partners.name })
-    .from(registrationRequests)
-    .innerJoin(users, eq(users.id, registrationRequests.userId))
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(eq(registrationRequests.id, payment.requestId));
+  const owner = await requestOwner(tx, payment.requestId);
   const [price] = await tx.select().from(partnerPrices).where(eq(partnerPrices.stripePriceId, payment.stripePriceId));
   const amount = lei(payment.amountBani);
   await addBillingTimelineItem(tx, payment.requestId, {
