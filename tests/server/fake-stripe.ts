@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -24,8 +25,10 @@ export class FakeStripe {
   /** The next N calls answer 500 (an outage; the SDK retries). */
   failNext = 0;
   private server: http.Server | null = null;
-  private sessions = 0;
-  private scheduleCount = 0;
+  // Ids start at a random number: test files running at once (test:pg) share one database, where
+  // checkout session ids are unique; each fake must not hand out another one's `cs_test_1`.
+  private sessions = randomInt(1, 1_000_000) * 1000;
+  private scheduleCount = randomInt(1, 1_000_000) * 1000;
   /** Stripe answers a repeated idempotency key with the first answer. */
   private readonly scheduleByKey = new Map<string, object>();
 
