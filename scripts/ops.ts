@@ -197,9 +197,34 @@ interface DossierSummary {
   timeline_items: number;
 }
 
+interface DossierPayment {
+  id: string;
+  provider: string;
+  status: string;
+  amount: number;
+  currency: string;
+  paid_at: string | null;
+  subscription_id: string | null;
+  schedule_id: string | null;
+}
+
 interface Dossier extends DossierSummary {
   timeline: ({ id: number; type: string; date: string } & Record<string, unknown>)[];
+  /** Older servers answer no payments. */
+  payments?: DossierPayment[];
   trade_register_documents: { id: number; name: string }[];
+}
+
+function describePayment(p: DossierPayment): string {
+  return [
+    p.id,
+    p.provider,
+    p.status,
+    `${p.amount} ${p.currency}`,
+    ...(p.paid_at ? [`paid ${p.paid_at.slice(0, 10)}`] : []),
+    ...(p.subscription_id ? [`subscription=${p.subscription_id}`] : []),
+    ...(p.schedule_id ? [`schedule=${p.schedule_id}`] : []),
+  ].join('  ');
 }
 
 /** Rows as aligned columns. */
@@ -221,6 +246,7 @@ function dossierLines(d: Dossier): string[] {
     `  type ${d.registration_type}, step ${d.step}, status ${d.status}, ${d.paid ? 'paid' : 'not paid'}, created ${d.created_at.slice(0, 10)}`,
     `  timeline (${d.timeline.length}):`,
     ...(d.timeline.length ? d.timeline.map((item) => `    ${describeItem(item)}`) : ['    (none)']),
+    ...(d.payments ? [`  payments (${d.payments.length}):`, ...(d.payments.length ? d.payments.map((p) => `    ${describePayment(p)}`) : ['    (none)'])] : []),
     `  trade register documents (${d.trade_register_documents.length}):`,
     ...(d.trade_register_documents.length ? d.trade_register_documents.map((doc) => `    #${doc.id}  ${doc.name}`) : ['    (none)']),
   ];

@@ -38,6 +38,14 @@ export const partnerPrices = pgTable('partner_prices', {
   currency: text('currency').notNull().default('RON'),
   interval: text('interval').notNull().default('month'),
   sortOrder: integer('sort_order').notNull().default(0),
+  /**
+   * An introductory phase (the credit partner's 130 lei for 3 months, then 72): `amountBani` is
+   * billed for `introMonths` intervals, then `thenAmountBani` (`thenStripePriceId`) every interval.
+   * All three null: one amount throughout.
+   */
+  introMonths: integer('intro_months'),
+  thenAmountBani: integer('then_amount_bani'),
+  thenStripePriceId: text('then_stripe_price_id'),
 });
 
 export const users = pgTable(
@@ -429,8 +437,16 @@ export const payments = pgTable(
     status: text('status').notNull().default('open'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** Stripe's subscription (`sub_…`) the paid checkout opened: its invoices and cancellation find the dossier by it. */
+    providerSubscriptionId: text('provider_subscription_id'),
+    /** Stripe's Subscription Schedule (`sub_sched_…`) of a price with an introductory phase, once created. */
+    providerScheduleId: text('provider_schedule_id'),
   },
-  (t) => [index('payments_request_idx').on(t.requestId), uniqueIndex('payments_provider_session_unique').on(t.providerSessionId)],
+  (t) => [
+    index('payments_request_idx').on(t.requestId),
+    uniqueIndex('payments_provider_session_unique').on(t.providerSessionId),
+    index('payments_provider_subscription_idx').on(t.providerSubscriptionId),
+  ],
 );
 
 /** Ids of payment-provider events already handled (Stripe `evt_…`): a duplicate delivery changes nothing. */

@@ -18,8 +18,26 @@ interface PartnersFile {
     sort_order: number;
     description: string | null;
     footnote: string | null;
-    prices: Array<{ description: string; stripe_price_id: string; amount_bani: number; currency: string; interval: string }>;
+    prices: Array<{
+      description: string;
+      stripe_price_id: string;
+      amount_bani: number;
+      currency: string;
+      interval: string;
+      /** `amount_bani` for the first `months` intervals, then `then_amount_bani` (on Stripe's `then_stripe_price_id`). */
+      introductory?: { months: number; then_amount_bani: number; then_stripe_price_id: string } | null;
+    }>;
   }>;
+}
+
+/** An introductory phase must be whole: a number of months (≥ 1), the later amount and its provider price id. */
+function introductoryOf(slug: string, price: PartnersFile['partners'][number]['prices'][number]) {
+  const intro = price.introductory;
+  if (!intro) return { introMonths: null, thenAmountBani: null, thenStripePriceId: null };
+  const valid =
+    Number.isInteger(intro.months) && intro.months >= 1 && Number.isInteger(intro.then_amount_bani) && intro.then_amount_bani > 0 && typeof intro.then_stripe_price_id === 'string' && intro.then_stripe_price_id.trim() !== '';
+  if (!valid || !price.interval) throw new Error(`partners.json: ${slug} ${price.stripe_price_id}: introductory needs months (≥ 1), then_amount_bani and then_stripe_price_id, on a recurring price`);
+  return { introMonths: intro.months, thenAmountBani: intro.then_amount_bani, thenStripePriceId: intro.then_stripe_price_id };
 }
 
 export interface LocalitiesFile {
@@ -74,6 +92,7 @@ async function seedPartners(db: Db, text: string): Promise<void> {
         currency: price.currency,
         interval: price.interval,
         sortOrder: i,
+        ...introductoryOf(p.slug, price),
       };
       await db
         .insert(partnerPrices)

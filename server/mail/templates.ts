@@ -43,3 +43,36 @@ export function resetPasswordMail(to: string, product: string, link: string, ttl
     html: layout(product, lines, { href: link, label: 'Resetează parola' }),
   };
 }
+
+export interface ReceiptDetails {
+  /** "130,00 lei" */
+  amount: string;
+  /** "25 noiembrie 2026" */
+  date: string;
+  /** What was bought: "Abonament Ghișeu – iCredit" */
+  item: string;
+  /** The billing after this payment: "130 lei/lună în primele 3 luni, apoi 72 lei/lună", or null. */
+  terms: string | null;
+  /** Our payment id: what the applicant quotes when writing in. */
+  reference: string;
+  /** The dossier's page (the status page of a new PFA). */
+  link: string;
+}
+
+/** The receipt of a payment (issue 17 item 4): sent once, when the payment becomes paid. */
+export function paymentReceiptMail(to: string, product: string, receipt: ReceiptDetails): Mail {
+  const lines = [
+    'Plata a fost primită. Îți mulțumim!',
+    `Suma: ${receipt.amount}`,
+    `Data: ${receipt.date}`,
+    `Pentru: ${receipt.item}`,
+    ...(receipt.terms ? [`Abonament: ${receipt.terms}`] : []),
+    `Referința plății: ${receipt.reference}`,
+  ];
+  return {
+    to,
+    subject: `Plata a fost primită – ${product}`,
+    text: `${lines.join('\n\n')}\n\nStatusul dosarului: ${receipt.link}\n`,
+    html: layout(product, lines, { href: receipt.link, label: 'Vezi statusul dosarului' }),
+  };
+}

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config';
 import { partners, paymentEvents, payments, users } from '../db/schema';
 import { flowContext } from '../registration/model';
 import { markRequestPaid } from '../registration/store';
+import { recordPaymentReceived } from './billing';
 import { BuiltinCheckout } from './builtin';
 import { StripeCheckout } from './stripe';
 import type { PaymentProvider } from './types';
@@ -44,9 +45,17 @@ export type MarkPaidResult = 'paid' | 'already-paid' | 'duplicate-event' | 'unkn
  * checkout's "Plătește" and the simulated payment all come here. In one transaction: the provider's
  * event id is recorded (a second delivery changes nothing), the payment becomes paid, and its
  * request becomes paid and moves past the payment step (the flow resolved as paid: the existing
- * PFA's pricing step drops out, so the request stands at the next one).
+ * PFA's pricing step drops out, so the request stands at the next one); the dossier gets its
+ * "payment received" item and the receipt mail is queued.
  */
 export async function markPaid(app: FastifyInstance, paymentId: string, event?: { id: string; type: string }): Promise<MarkPaidResult> {
+  const result = await markPaidInTransaction(app, paymentId, event);
+  // The receipt was queued with the payment: send it now rather than at the queue's next look.
+  if (result === 'paid' || result === 'already-paid') app.mailer.wake();
+  return result;
+}
+
+function markPaidInTransaction(app: FastifyInstance, paymentId: string, event?: { id: string; type: string }): Promise<MarkPaidResult> {
   return app.db.transaction(async (tx) => {
     if (event) {
       const recorded = await tx.insert(paymentEvents).values({ eventId: event.id, type: event.type }).onConflictDoNothing().returning();
@@ -62,6 +71,8 @@ export async function markPaid(app: FastifyInstance, paymentId: string, event?: 
       const [known] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId));
       return known ? 'already-paid' : 'unknown-payment';
     }
+    // Only the update that made the payment paid gets here: the status item and the receipt, once.
+    await recordPaymentReceived(app, tx, payment, now);
     // The store re-applies this on the newest version of the request (the applicant may be moving it meanwhile).
     return markRequestPaid(tx, payment.requestId, now, async (paid) => {
       const [partner] = await tx

@@ -4,6 +4,19 @@ import { PaymentProviderError, type CheckoutInput, type CheckoutSession, type Pa
 /** Events whose session is paid: a card payment completes at once, a bank debit later (async). */
 export const PAID_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 
+/** Events of the subscription recorded on the dossier (issue 17 item 11): a failed invoice, the subscription ended. */
+export const BILLING_EVENTS = new Set(['invoice.payment_failed', 'customer.subscription.deleted']);
+
+/** The two phases of a price with an introductory phase (130 lei × 3 months, then 72 lei). */
+export interface IntroductorySchedule {
+  subscriptionId: string;
+  introPriceId: string;
+  introIntervals: number;
+  thenPriceId: string;
+  /** month or year */
+  interval: 'month' | 'year';
+}
+
 /** Seconds a webhook's signed timestamp may be old: an older (replayed) event is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -50,6 +63,42 @@ export class StripeCheckout implements PaymentProvider {
     } catch (error) {
       if (error instanceof PaymentProviderError) throw error;
       throw new PaymentProviderError('Stripe could not create the checkout session', error);
+    }
+  }
+
+  /**
+   * Turns the subscription a checkout opened into a Subscription Schedule with two phases: the
+   * introductory price for `introIntervals` intervals from the subscription's start, then the later
+   * price, after which the schedule releases the subscription (it goes on at the later price). A
+   * schedule is created from the subscription (Stripe takes no phases then) and its phases set by
+   * an update; both calls carry idempotency keys of the subscription, so a retry never makes a second.
+   */
+  async scheduleIntroductoryPhases(input: IntroductorySchedule): Promise<string> {
+    try {
+      const schedule = await this.stripe.subscriptionSchedules.create(
+        { from_subscription: input.subscriptionId },
+        { idempotencyKey: `schedule-${input.subscriptionId}` },
+      );
+      const start = schedule.phases[0]?.start_date ?? schedule.current_phase?.start_date;
+      await this.stripe.subscriptionSchedules.update(
+        schedule.id,
+        {
+          end_behavior: 'release',
+          proration_behavior: 'none',
+          phases: [
+            {
+              items: [{ price: input.introPriceId, quantity: 1 }],
+              ...(start ? { start_date: start } : {}),
+              duration: { interval: input.interval, interval_count: input.introIntervals },
+            },
+            { items: [{ price: input.thenPriceId, quantity: 1 }], duration: { interval: input.interval, interval_count: 1 } },
+          ],
+        },
+        { idempotencyKey: `schedule-phases-${input.subscriptionId}` },
+      );
+      return schedule.id;
+    } catch (error) {
+      throw new PaymentProviderError('Stripe could not schedule the introductory phase of the subscription', error);
     }
   }
 

@@ -187,6 +187,17 @@ export async function requestStates(db: Db, userId: number) {
     .where(eq(registrationRequests.userId, userId));
 }
 
+/** Who a request belongs to, for a mail about it (the payment receipt): the applicant's address, the flow and the partner's name. */
+export async function requestOwner(db: Db, requestId: number) {
+  const [owner] = await db
+    .select({ email: users.email, registrationType: registrationRequests.registrationType, partner: partners.name })
+    .from(registrationRequests)
+    .innerJoin(users, eq(users.id, registrationRequests.userId))
+    .innerJoin(partners, eq(partners.id, users.partnerId))
+    .where(eq(registrationRequests.id, requestId));
+  return owner;
+}
+
 /** A payment with its request (the built-in checkout's calls). */
 export async function paymentWithRequest(db: Db, paymentId: string) {
   const [found] = await db

@@ -7,6 +7,7 @@ import {
   isIsoDate,
   isTimelineType,
   todayInRomania,
+  type BillingTimelineType,
   type TimelineItem,
   type TimelineType,
 } from '../../src/core/timeline';
@@ -207,6 +208,23 @@ export async function addTimelineItem(app: FastifyInstance, request: RequestRow,
   // A finalized item and the finalized request are written together, or (409) neither.
   const id = item.type === 'finalized' ? await finalizeRequest(app.db, request, insert) : await insert(app.db);
   return { id, type: item.type, date: item.date, ...item.data } as TimelineItem;
+}
+
+/**
+ * Adds an item the server writes itself from the payment provider (`payment_received`,
+ * `payment_failed`, `subscription_cancelled`), with `db`: the transaction that recorded the
+ * provider's event, so a replayed event (already recorded) adds nothing.
+ */
+export async function addBillingTimelineItem(
+  db: Pick<Db, 'insert'>,
+  requestId: number,
+  item: { type: BillingTimelineType; date: string; data: Record<string, unknown> },
+): Promise<number> {
+  const [row] = await db
+    .insert(timelineItems)
+    .values({ requestId, type: item.type, date: item.date, data: item.data })
+    .returning({ id: timelineItems.id });
+  return row.id;
 }
 
 export const TRADE_REGISTER_MAX_BYTES = 20 * 1024 * 1024;

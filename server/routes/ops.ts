@@ -1,4 +1,6 @@
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { payments } from '../db/schema';
 import { bearerToken } from '../plugins/auth';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
@@ -40,7 +42,7 @@ const dossier = obj({ ...dossierSummary, timeline: arrayOf(ref('timeline-item.js
  * by the applicant's e-mail.
  *
  * - `GET  /api/ops/dossiers?search&limit`            newest first: id, email, name, registration_type, step, status, paid, created_at, timeline_items
- * - `GET  /api/ops/dossiers/:dossier`                 the dossier with its timeline and documents
+ * - `GET  /api/ops/dossiers/:dossier`                 the dossier with its timeline, payments and documents
  * - `POST /api/ops/dossiers/:dossier/timeline`        `{ type, date?, ...fields }` (spec 001 §3); 201
  * - `POST /api/ops/dossiers/:dossier/documents`       multipart `files[n]`: the trade register's documents; 201
  * - `POST /api/ops/dossiers/:dossier/finalize`        `{ date? }`: status finalized + a `finalized` item; 201
@@ -108,12 +110,29 @@ function summary(row: SummaryRow) {
   };
 }
 
+/** The dossier's checkouts, oldest first: status, amount, and Stripe's subscription and schedule when there are some. */
+async function paymentsOf(app: FastifyInstance, requestId: number) {
+  const rows = await app.db.select().from(payments).where(eq(payments.requestId, requestId)).orderBy(asc(payments.createdAt));
+  return rows.map((p) => ({
+    id: p.id,
+    provider: p.provider,
+    status: p.status,
+    amount: p.amountBani / 100,
+    currency: p.currency,
+    created_at: p.createdAt.toISOString(),
+    paid_at: p.paidAt?.toISOString() ?? null,
+    subscription_id: p.providerSubscriptionId,
+    schedule_id: p.providerScheduleId,
+  }));
+}
+
 /** A dossier as the ops API answers it: its summary, timeline and trade register documents. */
 async function dossierView(app: FastifyInstance, requestId: number) {
   const [row] = await dossierSummaries(app.db, { id: requestId, limit: 1 });
   return {
     ...summary(row),
     timeline: await timelineOf(app.db, requestId),
+    payments: await paymentsOf(app, requestId),
     trade_register_documents: await tradeRegisterDocumentsOf(app.db, { id: requestId, userId: row.userId }),
   };
 }

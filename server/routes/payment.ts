@@ -10,10 +10,12 @@ import { staleStep, type PartnerRow, type RequestRow } from '../registration/mod
 import { loadRequest } from '../registration/serialize';
 import { paymentWithRequest, requestById } from '../registration/store';
 import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRow } from '../payment/service';
-import { PAID_EVENTS, StripeCheckout } from '../payment/stripe';
+import { BILLING_EVENTS, PAID_EVENTS, StripeCheckout } from '../payment/stripe';
+import { ensureIntroductorySchedule, recordSubscriptionEvent, rememberSubscription } from '../payment/billing';
 import { PaymentProviderError } from '../payment/types';
 import { onlyFromLoopback } from '../lib/loopback';
-import { bool, errorReplies, nullStr, num, obj, replies, requestReplies, str } from '../lib/api-schemas';
+import { arrayOf, bool, errorReplies, nullInt, nullStr, num, obj, replies, requestReplies, str } from '../lib/api-schemas';
+import { lei, pricePhases } from '../../src/core/billing';
 
 /** The redirect's answer: where to pay, or why not (`RedirectErrorCode`). */
 const redirectAnswer = obj({ success: bool, error_code: { type: ['string', 'null'], enum: ['already_paid', 'payment_unavailable', null] }, redirect_url: nullStr });
@@ -24,6 +26,7 @@ const checkoutAnswer = obj({
   amount: num,
   currency: str,
   interval: nullStr,
+  phases: arrayOf(obj({ amount: num, intervals: nullInt })),
   description: nullStr,
   partner: obj({ name: str, is_unaffiliated: bool, footnote: nullStr }),
   product: str,
@@ -42,6 +45,7 @@ export const PAYMENT_MESSAGES = {
   checkoutCancelled: 'Această plată a fost anulată. Alege din nou abonamentul pentru a plăti.',
   checkoutPaid: 'Această plată a fost deja făcută.',
   badSignature: 'Semnătura evenimentului nu este validă.',
+  scheduleUnavailable: 'Abonamentul nu a putut fi programat la procesatorul de plăți; reîncercăm la următoarea livrare a evenimentului.',
 } as const;
 
 /** Error codes of the redirect answer; the browser shows their Romanian text (locales steps.json pricing.errors). */
@@ -154,6 +158,11 @@ export default (async (app) => {
         } catch {
           throw new HttpError(400, PAYMENT_MESSAGES.badSignature);
         }
+        if (BILLING_EVENTS.has(event.type)) {
+          const result = await recordSubscriptionEvent(app, event);
+          if (result === 'unknown-subscription') request.log.warn({ event: event.id, type: event.type }, 'Stripe subscription event for a subscription this server did not open');
+          return reply.send({ received: true, result });
+        }
         if (!PAID_EVENTS.has(event.type)) {
           await recordEvent(app, event);
           return reply.send({ received: true });
@@ -171,7 +180,18 @@ export default (async (app) => {
           await recordEvent(app, event);
           return reply.send({ received: true });
         }
+        await rememberSubscription(app, paymentId, session);
         const result = await markPaid(app, paymentId, event);
+        // A price with an introductory phase: the subscription becomes a two-phase schedule, once
+        // (also on a later delivery of this event, if Stripe could not be reached the first time).
+        try {
+          await ensureIntroductorySchedule(app, provider, paymentId);
+        } catch (error) {
+          if (!(error instanceof PaymentProviderError)) throw error;
+          request.log.error({ err: error.cause ?? error, payment: paymentId }, error.message);
+          // Stripe delivers the event again later; the payment is recorded, only the schedule is retried.
+          throw new HttpError(503, PAYMENT_MESSAGES.scheduleUnavailable);
+        }
         return reply.send({ received: true, result });
       },
     );
@@ -225,6 +245,14 @@ export default (async (app) => {
         amount: payment.amountBani / 100,
         currency: payment.currency,
         interval: price?.interval ?? null,
+        // What the subscription bills after this payment: one phase, or the introductory one and the later amount.
+        phases: pricePhases({
+          amount: payment.amountBani / 100,
+          currency: payment.currency,
+          interval: price?.interval ?? '',
+          intro_months: price?.introMonths ?? null,
+          then_amount: price?.thenAmountBani === null || price?.thenAmountBani === undefined ? null : lei(price.thenAmountBani),
+        }),
         description: price?.description ?? null,
         partner: { name: partner.name, is_unaffiliated: partner.isUnaffiliated, footnote: partner.footnote },
         product: app.config.productName,

@@ -76,12 +76,19 @@ export function AppRoot() {
   );
 }
 
-/** Shown while the first route (and its lazy chunk) loads. */
+/** The payment confirmation pages (`…/plata`), where the payment site sends the browser back. */
+const PAYMENT_RETURN = /\/plata\/?$/;
+
+/**
+ * Shown while the first route (and its lazy chunk) loads. Back from the payment site it says the
+ * payment is being confirmed (issue 17 item 4), not just "Se încarcă…".
+ */
 export function AppLoading() {
   const t = useT('common');
+  const paying = typeof window !== 'undefined' && PAYMENT_RETURN.test(window.location.pathname);
   return (
     <Box role="status" aria-live="polite" display="flex" alignItems="center" justifyContent="center" minH="100dvh" color="fg.muted">
-      <Text>{t('loading')}</Text>
+      <Text>{t(paying ? 'loadingPayment' : 'loading')}</Text>
     </Box>
   );
 }

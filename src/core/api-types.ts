@@ -4,6 +4,7 @@
  */
 import type { RegistrationTypeValue } from './registration';
 import type { SessionUser } from './session';
+import type { PriceTerms } from './billing';
 
 /** Every JSON response: `{ payload, message }` (DESIGN.md "API conventions"). */
 export interface Envelope<T> {
@@ -19,6 +20,16 @@ export interface Partner {
   name: string;
   slug: string;
   is_unaffiliated: boolean;
+  /** Under the plan's price where the spec gives one (the credit partner's 130 → 72). */
+  footnote?: string | null;
+  /** The plan's prices (issue 17 item 5: shown on the register page). */
+  prices?: PlanPrice[];
+}
+
+/** A plan's price on `GET /api/partner/index`: amounts in lei, its introductory phase or nulls. */
+export interface PlanPrice extends PriceTerms {
+  stripe_id: string;
+  description: string;
 }
 
 export interface TrackedCookie {

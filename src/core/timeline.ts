@@ -48,6 +48,35 @@ export interface FinalizedItem {
   type: 'finalized';
 }
 
+/**
+ * Items the server writes itself from the payment provider (issue 17), never an operator: the
+ * payment received (amount in lei, and the phases of the price: 130 for 3 months, then 72), an
+ * invoice of the subscription that could not be paid, and the subscription ended.
+ */
+export const BILLING_TIMELINE_TYPES = ['payment_received', 'payment_failed', 'subscription_cancelled'] as const;
+export type BillingTimelineType = (typeof BILLING_TIMELINE_TYPES)[number];
+
+export interface PaymentReceivedItem {
+  type: 'payment_received';
+  amount: number;
+  currency: string;
+  /** The price's introductory phase, when it has one: `amount` for `intro_months`, then `then_amount`. */
+  intro_months: number | null;
+  then_amount: number | null;
+}
+
+export interface PaymentFailedItem {
+  type: 'payment_failed';
+  amount: number | null;
+  currency: string | null;
+  /** When the provider tries the card again, or null when it will not. */
+  next_attempt_date: IsoDate | null;
+}
+
+export interface SubscriptionCancelledItem {
+  type: 'subscription_cancelled';
+}
+
 /** One entry of `status_timeline`: `{ id, type, date, ...fields of the type }`. */
 export type TimelineItem = { id: number; date: IsoDate } & (
   | DocumentReviewItem
@@ -56,6 +85,9 @@ export type TimelineItem = { id: number; date: IsoDate } & (
   | RejectedItem
   | SubmittedItem
   | FinalizedItem
+  | PaymentReceivedItem
+  | PaymentFailedItem
+  | SubscriptionCancelledItem
 );
 
 export type TimelineFieldKind = 'boolean' | 'date' | 'text';
@@ -100,6 +132,10 @@ export const TIMELINE_FIELDS: Record<TimelineType, Record<string, TimelineField>
 
 export function isTimelineType(value: unknown): value is TimelineType {
   return typeof value === 'string' && (TIMELINE_TYPES as readonly string[]).includes(value);
+}
+
+export function isBillingTimelineType(value: unknown): value is BillingTimelineType {
+  return typeof value === 'string' && (BILLING_TIMELINE_TYPES as readonly string[]).includes(value);
 }
 
 /** What a document review found missing (spec 001 §4 "document review (complete or incomplete)"). */

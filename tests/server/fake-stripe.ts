@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,16 +11,26 @@ export interface FakeStripeCall {
   params: Record<string, string>;
 }
 
+/** The start of the subscription's current period in the fake's schedules (2026-11-25 10:00 UTC). */
+export const FAKE_PERIOD_START = 1795600800;
+
 /**
  * A local stand-in for Stripe's API on 127.0.0.1 (the SDK is pointed at it with STRIPE_API_URL):
- * `POST /v1/checkout/sessions` answers a session with an id and a checkout URL, like Stripe.
+ * `POST /v1/checkout/sessions` answers a session with an id and a checkout URL, like Stripe;
+ * `POST /v1/subscription_schedules` (from_subscription) a schedule with the subscription's current
+ * phase, and `POST /v1/subscription_schedules/:id` (the phases) the updated schedule.
  */
 export class FakeStripe {
   readonly calls: FakeStripeCall[] = [];
   /** The next N calls answer 500 (an outage; the SDK retries). */
   failNext = 0;
   private server: http.Server | null = null;
-  private sessions = 0;
+  // Ids start at a random number: test files running at once (test:pg) share one database, where
+  // checkout session ids are unique; each fake must not hand out another one's `cs_test_1`.
+  private sessions = randomInt(1, 1_000_000) * 1000;
+  private scheduleCount = randomInt(1, 1_000_000) * 1000;
+  /** Stripe answers a repeated idempotency key with the first answer. */
+  private readonly scheduleByKey = new Map<string, object>();
 
   get url(): string {
     const { port } = this.server!.address() as AddressInfo;
@@ -59,6 +70,25 @@ export class FakeStripe {
               status: 'open',
             }),
           );
+          return;
+        }
+        if (req.method === 'POST' && req.url === '/v1/subscription_schedules') {
+          // Created from a subscription: one phase, the subscription's current period (Stripe takes no phases here).
+          const idempotent = this.scheduleByKey.get(req.headers['idempotency-key'] as string);
+          const schedule = idempotent ?? {
+            id: `sub_sched_test_${++this.scheduleCount}`,
+            object: 'subscription_schedule',
+            subscription: params.from_subscription,
+            end_behavior: 'release',
+            phases: [{ start_date: FAKE_PERIOD_START, end_date: FAKE_PERIOD_START + 30 * 86400, items: [{ price: 'price_from_subscription', quantity: 1 }] }],
+          };
+          if (!idempotent) this.scheduleByKey.set(req.headers['idempotency-key'] as string, schedule);
+          res.end(JSON.stringify(schedule));
+          return;
+        }
+        const update = /^\/v1\/subscription_schedules\/([\w-]+)$/.exec(req.url ?? '');
+        if (req.method === 'POST' && update) {
+          res.end(JSON.stringify({ id: update[1], object: 'subscription_schedule', end_behavior: params.end_behavior, phases: [] }));
           return;
         }
         res.statusCode = 404;

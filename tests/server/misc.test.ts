@@ -17,7 +17,8 @@ describe('GET /api/partner/index', () => {
     const partners = res.json().payload;
     expect(partners[0]).toMatchObject({ slug: 'neafiliat', is_unaffiliated: true });
     expect(partners.map((p: { slug: string }) => p.slug)).toEqual(expect.arrayContaining(['icredit', 'curier']));
-    expect(Object.keys(partners[0]).sort()).toEqual(['id', 'is_unaffiliated', 'name', 'slug']);
+    // Issue 17 item 5: each plan's prices and footnote too (the register page shows them); nothing else.
+    expect(Object.keys(partners[0]).sort()).toEqual(['footnote', 'id', 'is_unaffiliated', 'name', 'prices', 'slug']);
   });
 
   it('refuses an over-long selected_partner', async () => {

@@ -192,3 +192,34 @@ describe('Status Dosar', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Nu am putut încărca statusul dosarului. Încercăm din nou automat.');
   });
 });
+
+describe('Status Dosar: the payment’s items (issue 17 items 4, 11)', () => {
+  it('"Plata a fost primită" with the amount, the phases and the day; a failed invoice and the subscription’s end', async () => {
+    signedIn();
+    mockApi({
+      [OPEN]: ok(
+        statusRequest([
+          { id: 11, type: 'payment_received', date: '2026-11-25', amount: 130, currency: 'RON', intro_months: 3, then_amount: 72, payment_id: 'pay_1' },
+          { id: 12, type: 'payment_failed', date: '2026-12-22', amount: 130, currency: 'RON', next_attempt_date: '2026-12-25' },
+          { id: 13, type: 'subscription_cancelled', date: '2026-12-29' },
+        ]),
+      ),
+    });
+    renderApp('/infiintare-pfa/status');
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    const [cancelled, failed, received] = cards();
+    expect(text(received)).toBe(
+      'Plata a fost primită25 noiembrie 2026Am primit plata de 130,00 lei pentru abonament.Abonamentul tău: 130,00 lei pe lună în primele 3 luni, apoi 72,00 lei pe lună.Ți-am trimis confirmarea plății pe e-mail.',
+    );
+    expect(text(failed)).toBe('Plata abonamentului nu a reușit22 decembrie 2026Nu am putut încasa 130,00 lei pentru abonament. Verifică dacă poți plăti cu cardul tău.Încercăm din nou pe 25 decembrie 2026.');
+    expect(text(cancelled)).toBe('Abonamentul s-a încheiat29 decembrie 2026Abonamentul tău a fost încheiat și nu se mai fac plăți. Scrie-ne dacă vrei să îl reiei.');
+  });
+
+  it('a payment without an introductory phase: the amount only', async () => {
+    signedIn();
+    mockApi({ [OPEN]: ok(statusRequest([{ id: 21, type: 'payment_received', date: '2026-11-25', amount: 119, currency: 'RON', intro_months: null, then_amount: null }])) });
+    renderApp('/infiintare-pfa/status');
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect(text(cards()[0])).toBe('Plata a fost primită25 noiembrie 2026Am primit plata de 119,00 lei pentru abonament.Ți-am trimis confirmarea plății pe e-mail.');
+  });
+});

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, DataList, Heading, HStack, Spinner, Text } from '@chakra-ui/react';
+import { Button, Card, DataList, Heading, HStack, List, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useParams } from 'react-router';
 import { api, isApiError } from '@/shared/api/client';
 import { browser } from '@/shared/browser';
@@ -14,6 +14,8 @@ interface Checkout {
   amount: number;
   currency: string;
   interval: string | null;
+  /** One phase, or the introductory one (`intervals` months) and the later amount (`intervals` null). */
+  phases?: { amount: number; intervals: number | null }[];
   description: string | null;
   partner: { name: string; is_unaffiliated: boolean; footnote: string | null };
   product: string;
@@ -23,11 +25,18 @@ interface Checkout {
 
 const amountFormat = new Intl.NumberFormat('ro-RO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/** How many intervals the phases before phase `index` last (the later amount starts after them). */
+function phasesBefore(phases: NonNullable<Checkout['phases']>, index: number): number {
+  return phases.slice(0, index).reduce((sum, p) => sum + (p.intervals ?? 0), 0);
+}
+
 /**
  * The built-in checkout (`/checkout/:paymentId`), the payment page where no Stripe account is
  * configured (local use, tests): the amount and the partner, "Plătește" and "Anulează". Paying marks
- * the request paid through the same code path as Stripe's webhook; either button goes back to the
- * flow's payment confirmation page, as Stripe's success and cancel URLs do. No card is asked for.
+ * the request paid through the same code path as Stripe's webhook; a price with an introductory
+ * phase lists both phases (130 lei for 3 months, then 72), as Stripe's schedule bills them. Either
+ * button goes back to the flow's payment confirmation page, as Stripe's success and cancel URLs do.
+ * No card is asked for.
  */
 export function CheckoutPage() {
   const t = useT('pages');
@@ -60,7 +69,8 @@ export function CheckoutPage() {
     }
   }
 
-  const price = checkout ? `${amountFormat.format(checkout.amount)} ${checkout.currency === 'RON' ? 'lei' : checkout.currency}` : '';
+  const money = (amount: number) => `${amountFormat.format(amount)} ${checkout?.currency === 'RON' ? 'lei' : checkout?.currency ?? ''}`;
+  const price = checkout ? money(checkout.amount) : '';
   return (
     <PageLayout>
       <Heading as="h1" size="2xl">
@@ -89,6 +99,22 @@ export function CheckoutPage() {
                   </DataList.ItemValue>
                 </DataList.Item>
               </DataList.Root>
+              {checkout.phases && checkout.phases.length > 1 ? (
+                <Stack gap="1" mt="4" data-testid="checkout-phases">
+                  <Text fontWeight="medium" id="checkout-phases-title">
+                    {t('checkout.phases')}
+                  </Text>
+                  <List.Root as="ol" ps="5" gap="1" aria-labelledby="checkout-phases-title">
+                    {checkout.phases.map((phase, i) => (
+                      <List.Item key={i}>
+                        {phase.intervals !== null
+                          ? t('checkout.phaseIntro', { price: money(phase.amount), months: phase.intervals })
+                          : t('checkout.phaseThen', { price: money(phase.amount), month: phasesBefore(checkout.phases ?? [], i) + 1 })}
+                      </List.Item>
+                    ))}
+                  </List.Root>
+                </Stack>
+              ) : null}
               {checkout.partner.footnote ? (
                 <Text mt="3" fontSize="sm" color="fg.muted">
                   * {checkout.partner.footnote}

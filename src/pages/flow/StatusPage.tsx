@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { api, isApiError } from '@/shared/api/client';
 import type { RegistrationRequest } from '@/core/api-types';
-import { isTimelineType, missingDocuments, type TimelineItem } from '@/core/timeline';
+import { isBillingTimelineType, isTimelineType, missingDocuments, type TimelineItem } from '@/core/timeline';
 import { FlashAlert } from '@/shared/components/FlashAlert';
 import { useFlowProgress } from '@/shared/flow-progress';
 import { usePageTitle, useT, type T } from '@/shared/useT';
@@ -73,7 +73,30 @@ function describe(item: TimelineItem, t: T, day: (date: string | null | undefine
       return { title: t(key('title')), tone: 'error', lines: [t(key('text'))] };
     case 'finalized':
       return { title: t(key('title')), tone: 'success', lines: [t(key('text'))] };
+    case 'payment_received': {
+      const phases = item.intro_months && item.then_amount !== null ? [t(key('phases'), { intro: money(item.amount, item.currency), months: item.intro_months, then: money(item.then_amount, item.currency) })] : [];
+      return { title: t(key('title')), tone: 'success', lines: [t(key('amount'), { amount: money(item.amount, item.currency) }), ...phases, t(key('receipt'))] };
+    }
+    case 'payment_failed':
+      return {
+        title: t(key('title')),
+        tone: 'error',
+        lines: [
+          item.amount !== null ? t(key('amount'), { amount: money(item.amount, item.currency ?? 'RON') }) : t(key('generic')),
+          ...(item.next_attempt_date ? [t(key('retry'), { date: day(item.next_attempt_date) })] : []),
+        ],
+      };
+    case 'subscription_cancelled':
+      return { title: t(key('title')), tone: 'warning', lines: [t(key('text'))] };
   }
+}
+
+const moneyFormat = new Intl.NumberFormat('ro-RO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "130,00 lei" (RON), "12,00 EUR" otherwise. */
+export function money(amount: number, currency: string): string {
+  const code = currency.toUpperCase();
+  return `${moneyFormat.format(amount)} ${code === 'RON' ? 'lei' : code}`;
 }
 
 function TimelineCard({ item, t, day }: { item: TimelineItem; t: T; day: (date: string | null | undefined) => string }) {
@@ -169,7 +192,8 @@ function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; 
 /**
  * /infiintare-pfa/status ("Status Dosar", spec 001 §2 item 11, §3, §4 "Timeline states"): the
  * general notice, the trade register's documents when there are some (one zip, documente.zip),
- * and one card per timeline item, newest first (the current state on top). The request is asked
+ * and one card per timeline item (the operators' and the payment's: received, failed, subscription
+ * ended), newest first (the current state on top). The request is asked
  * for again every 5 s, so an operator's new item shows without a reload.
  */
 export function StatusPage() {
@@ -184,7 +208,7 @@ export function StatusPage() {
     revalidateOnFocus: true,
   });
   const day = (date: string | null | undefined) => formatDay(date, i18n.language);
-  const items = ((request?.status_timeline ?? []) as TimelineItem[]).filter((item) => isTimelineType(item?.type));
+  const items = ((request?.status_timeline ?? []) as TimelineItem[]).filter((item) => isTimelineType(item?.type) || isBillingTimelineType(item?.type));
   // The server answers by date then id: newest first is the reverse.
   const newestFirst = [...items].reverse();
   const documents = tradeRegisterDocuments(request);

@@ -19,6 +19,7 @@ import { session, useSession } from '@/shared/session';
 import { trackLead } from '@/shared/tracking';
 import { usePageTitle, useT } from '@/shared/useT';
 import { typeSelectionPath } from './paths';
+import { planPriceLabel } from './plan-price';
 
 const FIELDS = ['email', 'phone', 'password', 'partner_id', 'marketing_accepted'] as const;
 
@@ -31,7 +32,8 @@ export function partnerSelection(partners: Partner[] | undefined, slug: string |
 
 /**
  * /register/account/:partner? (spec 000 §2.3, §4.3, §5): the account form. Submit stays disabled
- * until e-mail, phone, password, subscription type and the terms checkbox are all filled.
+ * until e-mail, phone, password, subscription type and the terms checkbox are all filled. Each
+ * subscription type shows its price, and its footnote where it has one (issue 17 item 5).
  */
 export function AccountPage() {
   const t = useT('register');
@@ -95,6 +97,20 @@ export function AccountPage() {
     errors.clearField('partner_id');
   };
 
+  /** A plan's price(s) in words, a "*" pointing at its footnote (issue 17 item 5). */
+  const planPrices = (p: Partner) => {
+    const text = (p.prices ?? []).map((price) => planPriceLabel(price, t)).join(' · ');
+    return text ? `${text}${p.footnote ? ' *' : ''}` : '';
+  };
+  const footnotes = (plans: Partner[]) =>
+    plans
+      .filter((p) => p.footnote)
+      .map((p) => (
+        <Text key={p.id} fontSize="sm" color="fg.muted" data-testid="plan-footnote">
+          * {p.name}: {p.footnote}
+        </Text>
+      ));
+
   function partnerField() {
     if (partners.error) return <FlashAlert>{t('account.partnerLoadError')}</FlashAlert>;
     if (!list) return <Spinner size="sm" aria-label={t('common:loading')} />;
@@ -107,6 +123,7 @@ export function AccountPage() {
       );
     }
     const lockedNote = locked ? <Text fontSize="sm" color="fg.muted">{t('account.partnerLocked')}</Text> : null;
+    const chosen = list.find((p) => p.id === partnerId);
     if (list.length >= PARTNER_DROPDOWN_THRESHOLD) {
       return (
         <Field.Root invalid={Boolean(partnerError)} disabled={locked}>
@@ -121,6 +138,12 @@ export function AccountPage() {
             </NativeSelect.Field>
             <NativeSelect.Indicator />
           </NativeSelect.Root>
+          {chosen && planPrices(chosen) ? (
+            <Text fontSize="sm" data-testid="plan-price">
+              {planPrices(chosen)}
+            </Text>
+          ) : null}
+          {chosen ? footnotes([chosen]) : null}
           {lockedNote}
           <Field.ErrorText>{partnerError}</Field.ErrorText>
         </Field.Root>
@@ -140,16 +163,25 @@ export function AccountPage() {
         >
           <Stack gap="2">
             {list.map((p) => (
-              <RadioCard.Item key={p.id} value={String(p.id)}>
-                <RadioCard.ItemHiddenInput />
+              <RadioCard.Item key={p.id} value={String(p.id)} data-testid="plan">
+                {/* The price is announced with the choice (the radio's name is the plan's name only). */}
+                <RadioCard.ItemHiddenInput aria-describedby={planPrices(p) ? `plan-price-${p.id}` : undefined} />
                 <RadioCard.ItemControl>
-                  <RadioCard.ItemText>{p.name}</RadioCard.ItemText>
+                  <RadioCard.ItemContent>
+                    <RadioCard.ItemText>{p.name}</RadioCard.ItemText>
+                    {planPrices(p) ? (
+                      <RadioCard.ItemDescription id={`plan-price-${p.id}`} data-testid="plan-price">
+                        {planPrices(p)}
+                      </RadioCard.ItemDescription>
+                    ) : null}
+                  </RadioCard.ItemContent>
                   <RadioCard.ItemIndicator />
                 </RadioCard.ItemControl>
               </RadioCard.Item>
             ))}
           </Stack>
         </RadioCard.Root>
+        {footnotes(list)}
         {lockedNote}
         <Fieldset.ErrorText>{partnerError}</Fieldset.ErrorText>
       </Fieldset.Root>
