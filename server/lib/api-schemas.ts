@@ -13,7 +13,7 @@
  * No `required` in an answer except where the serializer always sends the field: a missing required
  * field makes the serializer throw (a 500) instead of leaving it out.
  */
-import { TIMELINE_FIELDS, TIMELINE_TYPES, type TimelineFieldKind } from '../../src/core/timeline';
+import { BILLING_TIMELINE_TYPES, TIMELINE_FIELDS, TIMELINE_TYPES, type TimelineFieldKind } from '../../src/core/timeline';
 
 type Schema = Record<string, unknown>;
 
@@ -80,16 +80,25 @@ const TIMELINE_KIND: Record<TimelineFieldKind, Schema> = { boolean: bool, date: 
 
 /**
  * One `status_timeline` item (`TimelineItem` in src/core/timeline.ts): `{ id, type, date }` and the
- * fields of its type, made from TIMELINE_FIELDS so that a new field is in the contract at once.
+ * fields of its type, made from TIMELINE_FIELDS so that a new field is in the contract at once, and
+ * the fields of the billing items the server writes itself (PaymentReceivedItem, PaymentFailedItem).
  */
 export const TIMELINE_ITEM = {
   $id: 'timeline-item.json',
   ...obj(
     {
       id: int,
-      type: { type: 'string', enum: [...TIMELINE_TYPES] },
+      type: { type: 'string', enum: [...TIMELINE_TYPES, ...BILLING_TIMELINE_TYPES] },
       date: str,
       ...Object.fromEntries(Object.values(TIMELINE_FIELDS).flatMap((fields) => Object.entries(fields).map(([name, field]) => [name, TIMELINE_KIND[field.kind]]))),
+      amount: { type: ['number', 'null'] },
+      currency: nullStr,
+      intro_months: nullInt,
+      then_amount: { type: ['number', 'null'] },
+      next_attempt_date: nullStr,
+      payment_id: nullStr,
+      invoice_id: nullStr,
+      subscription_id: nullStr,
     },
     { required: ['id', 'type', 'date'] },
   ),

@@ -15,7 +15,7 @@ import {
 } from '../registration/timeline';
 import type { RequestRow } from '../registration/model';
 import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
-import { arrayOf, bool, dateTime, int, nullStr, obj, ref, replies, str } from '../lib/api-schemas';
+import { arrayOf, bool, dateTime, int, nullStr, num, obj, ref, replies, str } from '../lib/api-schemas';
 
 /** A dossier in the list (`summary` below). */
 const dossierSummary = {
@@ -31,7 +31,9 @@ const dossierSummary = {
 } as const;
 const tradeRegisterDocument = obj({ id: int, name: str });
 /** A dossier with its timeline and the trade register's documents (`dossierView` below). */
-const dossier = obj({ ...dossierSummary, timeline: arrayOf(ref('timeline-item.json')), trade_register_documents: arrayOf(tradeRegisterDocument) });
+/** A checkout of the dossier, with Stripe's subscription and schedule when there are some. */
+const dossierPayment = obj({ id: str, provider: str, status: str, amount: num, currency: str, created_at: str, paid_at: nullStr, subscription_id: nullStr, schedule_id: nullStr });
+const dossier = obj({ ...dossierSummary, timeline: arrayOf(ref('timeline-item.json')), payments: arrayOf(dossierPayment), trade_register_documents: arrayOf(tradeRegisterDocument) });
 
 /**
  * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade

@@ -63,6 +63,8 @@ export interface PaymentReceivedItem {
   /** The price's introductory phase, when it has one: `amount` for `intro_months`, then `then_amount`. */
   intro_months: number | null;
   then_amount: number | null;
+  /** The payment it records (the receipt's reference). */
+  payment_id: string;
 }
 
 export interface PaymentFailedItem {
@@ -71,10 +73,14 @@ export interface PaymentFailedItem {
   currency: string | null;
   /** When the provider tries the card again, or null when it will not. */
   next_attempt_date: IsoDate | null;
+  /** The provider's invoice and subscription. */
+  invoice_id: string | null;
+  subscription_id: string;
 }
 
 export interface SubscriptionCancelledItem {
   type: 'subscription_cancelled';
+  subscription_id: string;
 }
 
 /** One entry of `status_timeline`: `{ id, type, date, ...fields of the type }`. */
