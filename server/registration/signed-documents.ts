@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FlowStep } from '../../src/core/flow';
 import { todayInRomania } from '../../src/core/timeline';
-import { requestDocuments } from '../db/schema';
+import type { Db } from '../db';
+import { files as filesTable, requestDocuments } from '../db/schema';
 import { deleteFiles, findUserFile, saveFile } from '../files/files';
 import { FieldValidationError } from '../lib/http-errors';
 import { documentPdf } from '../documents/pdf';
@@ -184,4 +185,15 @@ export async function removeSupersededDocuments(app: FastifyInstance, requestId:
     app,
     rows.map((r) => r.fileId).filter((id) => !keep.has(id)),
   );
+}
+
+/** The request's signed documents (the applicant's files), contract first: what the operator command lists and downloads. */
+export async function signedDocumentsOf(db: Db, request: Pick<RequestRow, 'id' | 'userId'>) {
+  const rows = await db
+    .select({ id: filesTable.id, kind: requestDocuments.kind, name: filesTable.originalName, size: filesTable.size, storageKey: filesTable.storageKey })
+    .from(requestDocuments)
+    .innerJoin(filesTable, eq(filesTable.id, requestDocuments.fileId))
+    .where(and(eq(requestDocuments.requestId, request.id), inArray(requestDocuments.kind, SIGNED_DOCUMENT_KINDS), eq(filesTable.userId, request.userId)))
+    .orderBy(asc(requestDocuments.id));
+  return rows.sort((a, b) => SIGNED_DOCUMENT_KINDS.indexOf(a.kind as SignedDocumentKind) - SIGNED_DOCUMENT_KINDS.indexOf(b.kind as SignedDocumentKind));
 }

@@ -13,6 +13,9 @@ import {
 } from '../registration/timeline';
 import type { RequestRow } from '../registration/model';
 import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
+import { signedDocumentsOf } from '../registration/signed-documents';
+import { dbId } from '../lib/input-limits';
+import { otherReplies } from '../lib/api-schemas';
 
 /**
  * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade
@@ -27,6 +30,7 @@ import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow 
  * - `POST /api/ops/dossiers/:dossier/timeline`        `{ type, date?, ...fields }` (spec 001 §3); 201
  * - `POST /api/ops/dossiers/:dossier/documents`       multipart `files[n]`: the trade register's documents; 201
  * - `POST /api/ops/dossiers/:dossier/finalize`        `{ date? }`: status finalized + a `finalized` item; 201
+ * - `GET  /api/ops/dossiers/:dossier/signed-documents/:id`  one signed PDF of the dossier (contract, power of attorney)
  */
 
 export const OPS_MESSAGES = {
@@ -37,6 +41,7 @@ export const OPS_MESSAGES = {
   added: 'Elementul a fost adăugat în istoricul dosarului.',
   attached: 'Documentele au fost atașate dosarului.',
   finalized: 'Dosarul a fost finalizat.',
+  noSignedDocument: 'Dosarul nu are acest document semnat.',
   tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
   tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
 } as const;
@@ -98,6 +103,7 @@ async function dossierView(app: FastifyInstance, requestId: number) {
     ...summary(row),
     timeline: await timelineOf(app.db, requestId),
     trade_register_documents: await tradeRegisterDocumentsOf(app.db, { id: requestId, userId: row.userId }),
+    signed_documents: (await signedDocumentsOf(app.db, { id: requestId, userId: row.userId })).map(({ id, kind, name, size }) => ({ id, kind, name, size })),
   };
 }
 
@@ -135,6 +141,29 @@ export default (async (app) => {
     const row = await findDossier(app, request.params.dossier);
     return { message: '', payload: await dossierView(app, row.id) };
   });
+
+  /** One signed PDF of the dossier (the ids `GET /ops/dossiers/:dossier` lists); any other file: 404. */
+  app.get<{ Params: { dossier: string; id: number } }>(
+    '/ops/dossiers/:dossier/signed-documents/:id',
+    {
+      schema: {
+        params: { type: 'object', required: ['dossier', 'id'], properties: { ...dossierParams.properties, id: dbId } },
+        response: otherReplies('A signed PDF of the dossier (legal-assistance contract or power-of-attorney request)', 'application/pdf'),
+      },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      const document = (await signedDocumentsOf(app.db, row)).find((d) => d.id === request.params.id);
+      const data = document ? await app.storage.get(document.storageKey) : null;
+      if (!document || !data) throw new HttpError(404, OPS_MESSAGES.noSignedDocument);
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Length', String(data.length))
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${document.name.replace(/[^\x20-\x7e]|"/g, '_')}"`)
+        .send(data);
+    },
+  );
 
   app.post<DossierParams & { Body: Record<string, unknown> }>(
     '/ops/dossiers/:dossier/timeline',

@@ -7,9 +7,10 @@ import { auth, placeAtStep, registerUser, requestRowOf, testApp, type Registered
 import { multipartPayload } from './identity-helpers';
 import { readPdf } from './pdf-text';
 
+const OPS_TOKEN = 'ops-signed-documents-token-0123456789';
 let app: FastifyInstance;
 beforeAll(async () => {
-  app = await testApp();
+  app = await testApp({ opsToken: OPS_TOKEN });
 });
 afterAll(() => app.close());
 
@@ -173,5 +174,39 @@ describe('the signed documents (issue 17 item 10, spec 001 §2 item 5)', () => {
     const pdf = await readPdf((await get(documents[1].url, user.token)).rawPayload);
     expect(pdf.text).toContain('Țăranu Ștefan');
     expect(pdf.images).toBe(1);
+  });
+
+  it('operators list and download them through the ops API (GET /api/ops/dossiers/:dossier/signed-documents/:id)', async () => {
+    const user = await signedApplicant();
+    const documents = (await send(user)).json().payload.media.signed_documents as SignedDocument[];
+    const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+    const dossier = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${encodeURIComponent(user.email)}`, headers: ops });
+    expect(dossier.statusCode).toBe(200);
+    const listed = dossier.json().payload.signed_documents as { id: number; kind: string; name: string; size: number }[];
+    expect(listed.map(({ id, kind, name }) => ({ id, kind, name }))).toEqual(documents.map(({ id, kind, name }) => ({ id, kind, name })));
+    const id = dossier.json().payload.id as number;
+
+    for (const document of documents) {
+      const res = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${id}/signed-documents/${document.id}`, headers: ops });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="${document.name}"`);
+      expect(res.rawPayload.equals((await get(document.url, user.token)).rawPayload)).toBe(true);
+    }
+    // Another dossier's document, a file that is not a signed document, bad ids, no token.
+    const other = await signedApplicant();
+    const [theirs] = (await send(other)).json().payload.media.signed_documents as SignedDocument[];
+    const notSigned = (await open(user)).signature_file_id as number;
+    for (const fileId of [theirs.id, notSigned, 999999999]) {
+      const res = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${id}/signed-documents/${fileId}`, headers: ops });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('Dosarul nu are acest document semnat.');
+    }
+    for (const bad of ['abc', '0', '-3', '99999999999']) {
+      const res = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${id}/signed-documents/${bad}`, headers: ops });
+      expect(res.statusCode, bad).toBe(422);
+    }
+    expect((await app.inject({ method: 'GET', url: `/api/ops/dossiers/999999999/signed-documents/${documents[0].id}`, headers: ops })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/ops/dossiers/${id}/signed-documents/${documents[0].id}`, headers: auth(user.token) })).statusCode).toBe(401);
   });
 });
