@@ -7,7 +7,7 @@ import { trueTypeFontkit } from './truetype';
 /**
  * Lays out a document's blocks (template.ts) on A4 pages with pdf-lib and places the drawn
  * signature (a PNG) where the template says. The text is set in Liberation Sans (a TrueType font
- * with ă â î ș ț, embedded through truetype.ts); the PDF keeps a ToUnicode map, so its text can be
+ * with ă â î ș ț, the glyphs drawn embedded as a subset through truetype.ts); the PDF keeps a ToUnicode map, so its text can be
  * searched and copied.
  */
 
@@ -120,7 +120,7 @@ class Writer {
 export async function documentPdf(input: PdfInput): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.registerFontkit(trueTypeFontkit as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
-  const embedded = await doc.embedFont(font(), { subset: false });
+  const embedded = await doc.embedFont(font(), { subset: true });
   const signature = await doc.embedPng(input.signaturePng);
   doc.setTitle(input.title);
   doc.setAuthor(input.author);

@@ -2,15 +2,20 @@
  * A small TrueType reader that gives pdf-lib what it needs to embed a font with Romanian letters
  * (ă â î ș ț with a comma below, which the 14 standard PDF fonts cannot show: their WinAnsi encoding
  * lacks them). pdf-lib embeds custom fonts through a "fontkit" object (`registerFontkit`); the usual
- * one, @pdf-lib/fontkit, is not a dependency of this project, and for a whole-font embedding
- * (`embedFont(bytes, { subset: false })`, pdf-lib's CustomFontEmbedder) pdf-lib only asks for the
+ * one, @pdf-lib/fontkit, is not a dependency of this project. pdf-lib only asks the font for the
  * metrics, the Unicode → glyph map and the advance widths, which this file reads from the `head`,
- * `hhea`, `maxp`, `hmtx`, `OS/2`, `post`, `name` and `cmap` tables. The font file itself is embedded
- * unchanged (FontFile2, Identity-H, with a ToUnicode map: the text stays searchable and copyable).
+ * `hhea`, `maxp`, `hmtx`, `OS/2`, `post`, `name` and `cmap` tables, and (subset) for the bytes of a
+ * smaller font. The PDF gets FontFile2, Identity-H, and a ToUnicode map: the text stays searchable
+ * and copyable. `embedFont(bytes, { subset: false })` embeds the file unchanged.
  *
  * No shaping, kerning or ligatures: left-to-right Latin text, one glyph per code point. A code
  * point the font lacks is drawn as the font's "missing glyph" (glyph 0). CFF (OpenType "OTTO")
  * and collection (.ttc) files are refused.
+ *
+ * With `embedFont(bytes, { subset: true })` pdf-lib asks the font for a subset (`createSubset`):
+ * only the glyphs drawn (and the parts of composite glyphs such as ș = s + comma) are written,
+ * renumbered from 1 (.notdef is 0), as a TrueType file with the tables a PDF needs (head, hhea,
+ * maxp, hmtx, loca, glyf, and the hinting tables cvt, fpgm, prep): a few KB instead of the whole font.
  */
 
 export interface TrueTypeGlyph {
@@ -19,6 +24,14 @@ export interface TrueTypeGlyph {
   advanceWidth: number;
   codePoints: number[];
   name: string | null;
+}
+
+/** What pdf-lib's subset embedder uses: glyph ids renumbered in the order they are drawn, then the font's bytes. */
+export interface TrueTypeSubset {
+  cff: null;
+  includeGlyph(glyph: TrueTypeGlyph | number): number;
+  encodeStream(): { on(event: 'data' | 'end' | 'error', listener: (value?: unknown) => void): ReturnType<TrueTypeSubset['encodeStream']> };
+  encode(): Uint8Array;
 }
 
 export interface TrueTypeFont {
@@ -40,6 +53,7 @@ export interface TrueTypeFont {
   glyphForCodePoint(codePoint: number): TrueTypeGlyph;
   layout(text: string): { glyphs: TrueTypeGlyph[] };
   glyphsForString(text: string): TrueTypeGlyph[];
+  createSubset(): TrueTypeSubset;
 }
 
 export class TrueTypeError extends Error {}
@@ -208,7 +222,188 @@ export function readTrueType(bytes: Uint8Array): TrueTypeFont {
     glyphForCodePoint,
     glyphsForString,
     layout: (text) => ({ glyphs: glyphsForString(text) }),
+    createSubset: () => createSubset(bytes, view, t, glyphCount),
   };
+}
+
+const COMPONENT = { wordArgs: 0x0001, scale: 0x0008, more: 0x0020, xyScale: 0x0040, twoByTwo: 0x0080 } as const;
+
+/** Offsets of each component's glyph index inside a composite glyph's data (none for a simple glyph). */
+function componentIndexOffsets(glyph: Uint8Array): number[] {
+  if (glyph.length < 10) return [];
+  const view = new DataView(glyph.buffer, glyph.byteOffset, glyph.byteLength);
+  if (view.getInt16(0) >= 0) return [];
+  const offsets: number[] = [];
+  let at = 10;
+  for (;;) {
+    if (at + 4 > glyph.length) throw new TrueTypeError('a composite glyph is cut short');
+    const flags = view.getUint16(at);
+    offsets.push(at + 2);
+    at += 4 + (flags & COMPONENT.wordArgs ? 4 : 2);
+    if (flags & COMPONENT.scale) at += 2;
+    else if (flags & COMPONENT.xyScale) at += 4;
+    else if (flags & COMPONENT.twoByTwo) at += 8;
+    if (!(flags & COMPONENT.more)) return offsets;
+  }
+}
+
+function checksum(data: Uint8Array): number {
+  const padded = new Uint8Array((data.length + 3) & ~3);
+  padded.set(data);
+  const view = new DataView(padded.buffer);
+  let sum = 0;
+  for (let i = 0; i < padded.length; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
+  return sum;
+}
+
+/** A TrueType file of these tables (tag → bytes), with its directory and checksums. */
+function writeFont(tablesByTag: Map<string, Uint8Array>): Uint8Array {
+  const tags = [...tablesByTag.keys()].sort();
+  const count = tags.length;
+  let size = 12 + 16 * count;
+  for (const tag of tags) size += (tablesByTag.get(tag)!.length + 3) & ~3;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  const power = 2 ** Math.floor(Math.log2(count));
+  view.setUint32(0, 0x00010000);
+  view.setUint16(4, count);
+  view.setUint16(6, power * 16);
+  view.setUint16(8, Math.log2(power));
+  view.setUint16(10, count * 16 - power * 16);
+  let offset = 12 + 16 * count;
+  let headOffset = -1;
+  tags.forEach((tag, i) => {
+    const data = tablesByTag.get(tag)!;
+    const at = 12 + i * 16;
+    for (let c = 0; c < 4; c++) view.setUint8(at + c, tag.charCodeAt(c));
+    view.setUint32(at + 4, checksum(data));
+    view.setUint32(at + 8, offset);
+    view.setUint32(at + 12, data.length);
+    out.set(data, offset);
+    if (tag === 'head') headOffset = offset;
+    offset += (data.length + 3) & ~3;
+  });
+  if (headOffset >= 0) view.setUint32(headOffset + 8, (0xb1b0afba - checksum(out)) >>> 0);
+  return out;
+}
+
+function createSubset(bytes: Uint8Array, view: DataView, t: Map<string, Table>, glyphCount: number): TrueTypeSubset {
+  const table = (tag: string) => {
+    const entry = t.get(tag);
+    return entry ? bytes.subarray(entry.offset, entry.offset + entry.length) : null;
+  };
+  const head = t.get('head')!.offset;
+  const longLoca = view.getInt16(head + 50) === 1;
+  const loca = t.get('loca');
+  const glyf = t.get('glyf');
+  if (!loca || !glyf) throw new TrueTypeError('the font has no glyf/loca tables (not a TrueType-outline font)');
+  const glyphData = (id: number): Uint8Array => {
+    const start = longLoca ? view.getUint32(loca.offset + id * 4) : view.getUint16(loca.offset + id * 2) * 2;
+    const end = longLoca ? view.getUint32(loca.offset + id * 4 + 4) : view.getUint16(loca.offset + id * 2 + 2) * 2;
+    if (end < start || glyf.offset + end > glyf.offset + glyf.length) throw new TrueTypeError(`glyph ${id} lies outside the glyf table`);
+    return bytes.subarray(glyf.offset + start, glyf.offset + end);
+  };
+  const hhea = t.get('hhea')!.offset;
+  const metrics = view.getUint16(hhea + 34);
+  const hmtx = t.get('hmtx')!.offset;
+  const advance = (id: number) => view.getUint16(hmtx + Math.min(id, metrics - 1) * 4);
+  const leftBearing = (id: number) => (id < metrics ? view.getInt16(hmtx + id * 4 + 2) : view.getInt16(hmtx + metrics * 4 + (id - metrics) * 2));
+
+  // New id → old id; .notdef stays 0.
+  const order: number[] = [0];
+  const newId = new Map<number, number>([[0, 0]]);
+  const include = (old: number): number => {
+    if (!Number.isInteger(old) || old < 0 || old >= glyphCount) return 0;
+    let id = newId.get(old);
+    if (id === undefined) {
+      id = order.length;
+      order.push(old);
+      newId.set(old, id);
+    }
+    return id;
+  };
+
+  const encode = (): Uint8Array => {
+    // Composite glyphs bring their components (appended, so the ids of drawn glyphs never move).
+    for (let i = 0; i < order.length; i++) {
+      const data = glyphData(order[i]);
+      for (const at of componentIndexOffsets(data)) include((data[at] << 8) | data[at + 1]);
+    }
+    const glyphs = order.map((old) => {
+      const data = glyphData(old).slice();
+      for (const at of componentIndexOffsets(data)) {
+        const id = newId.get((data[at] << 8) | data[at + 1]) ?? 0;
+        data[at] = id >> 8;
+        data[at + 1] = id & 0xff;
+      }
+      return data;
+    });
+    const newLoca = new Uint8Array((glyphs.length + 1) * 4);
+    const locaView = new DataView(newLoca.buffer);
+    const newGlyf = new Uint8Array(glyphs.reduce((n, g) => n + ((g.length + 3) & ~3), 0));
+    let offset = 0;
+    glyphs.forEach((g, i) => {
+      locaView.setUint32(i * 4, offset);
+      newGlyf.set(g, offset);
+      offset += (g.length + 3) & ~3;
+    });
+    locaView.setUint32(glyphs.length * 4, offset);
+    const newHmtx = new Uint8Array(glyphs.length * 4);
+    const hmtxView = new DataView(newHmtx.buffer);
+    order.forEach((old, i) => {
+      hmtxView.setUint16(i * 4, advance(old));
+      hmtxView.setInt16(i * 4 + 2, leftBearing(old));
+    });
+    const newHead = table('head')!.slice();
+    new DataView(newHead.buffer).setInt16(50, 1);
+    new DataView(newHead.buffer).setUint32(8, 0);
+    const newHhea = table('hhea')!.slice();
+    new DataView(newHhea.buffer).setUint16(34, glyphs.length);
+    const newMaxp = table('maxp')!.slice();
+    new DataView(newMaxp.buffer).setUint16(4, glyphs.length);
+    const out = new Map<string, Uint8Array>([
+      ['head', newHead],
+      ['hhea', newHhea],
+      ['maxp', newMaxp],
+      ['hmtx', newHmtx],
+      ['loca', newLoca],
+      ['glyf', newGlyf],
+    ]);
+    for (const tag of ['cvt ', 'fpgm', 'prep']) {
+      const data = table(tag);
+      if (data) out.set(tag, data);
+    }
+    return writeFont(out);
+  };
+
+  const subset: TrueTypeSubset = {
+    cff: null,
+    includeGlyph: (glyph) => include(typeof glyph === 'number' ? glyph : glyph.id),
+    encode,
+    encodeStream: () => {
+      const listeners: Record<string, ((value?: unknown) => void)[]> = { data: [], end: [], error: [] };
+      const stream = {
+        on(event: 'data' | 'end' | 'error', listener: (value?: unknown) => void) {
+          listeners[event].push(listener);
+          return stream;
+        },
+      };
+      // pdf-lib listens first, then waits: the bytes come on the next turn.
+      setImmediate(() => {
+        let data: Uint8Array;
+        try {
+          data = encode();
+        } catch (error) {
+          for (const listener of listeners.error) listener(error);
+          return;
+        }
+        for (const listener of listeners.data) listener(data);
+        for (const listener of listeners.end) listener();
+      });
+      return stream;
+    },
+  };
+  return subset;
 }
 
 /** The object `PDFDocument.registerFontkit` takes: `create(bytes)` → the font as pdf-lib reads it. */

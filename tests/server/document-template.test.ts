@@ -109,6 +109,28 @@ describe('the PDF (server/documents/pdf.ts, truetype.ts)', () => {
     expect(() => readTrueType(new TextEncoder().encode('OTTO and more bytes than twelve'))).toThrow(/CFF/);
   });
 
+  it('subsets the font: the drawn glyphs renumbered from 1, the parts of composite glyphs brought along, a valid TrueType file', () => {
+    const font = readTrueType(new Uint8Array(fs.readFileSync(FONT_PATH)));
+    const subset = font.createSubset();
+    const drawn = [...'Ștefan ș'].map((ch) => subset.includeGlyph(font.glyphForCodePoint(ch.codePointAt(0)!)));
+    expect(drawn).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const bytes = subset.encode();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const tables = new Map<string, number>();
+    for (let i = 0; i < view.getUint16(4); i++) tables.set(String.fromCharCode(...bytes.subarray(12 + i * 16, 16 + i * 16)), view.getUint32(20 + i * 16));
+    expect([...tables.keys()].sort()).toEqual(['cvt ', 'fpgm', 'glyf', 'head', 'hhea', 'hmtx', 'loca', 'maxp', 'prep']);
+    const glyphs = view.getUint16(tables.get('maxp')! + 4);
+    // .notdef, 8 drawn glyphs and the parts of the composite ones (Ș, ș: a letter and the comma below).
+    expect(glyphs).toBeGreaterThanOrEqual(9);
+    expect(view.getUint16(tables.get('hhea')! + 34)).toBe(glyphs);
+    expect(view.getInt16(tables.get('head')! + 50)).toBe(1);
+    // The whole file sums to the TrueType magic (head.checkSumAdjustment set).
+    let sum = 0;
+    for (let i = 0; i + 4 <= bytes.length; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
+    expect(sum).toBe(0xb1b0afba);
+    expect(bytes.length).toBeLessThan(20_000);
+  });
+
   it('wraps words to the width, cutting a word longer than a line', () => {
     const measure = (s: string) => s.length;
     expect(wrap('unu doi trei patru', 8, measure)).toEqual(['unu doi', 'trei', 'patru']);
@@ -126,6 +148,8 @@ describe('the PDF (server/documents/pdf.ts, truetype.ts)', () => {
     expect(pdf.text).toContain('Semnătura, Țăranu Ștefan:');
     expect(pdf.text.replace(/\s+/g, ' ')).toContain(paragraph.trim());
     expect(pdf.images).toBe(1);
+    // The font subset, not the whole font (about 140 KB).
+    expect(bytes.length).toBeLessThan(60_000);
     await expect(documentPdf({ title: 'T', author: 'G', blocks, signaturePng: new TextEncoder().encode('not a png'), date: new Date() })).rejects.toThrow();
   });
 });

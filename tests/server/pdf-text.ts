@@ -1,31 +1,33 @@
-import fs from 'node:fs';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFObject } from 'pdf-lib';
-import { FONT_PATH } from '../../server/documents/pdf';
-import { readTrueType } from '../../server/documents/truetype';
 
 /**
  * What a test reads of a generated PDF: the text its pages draw (the hex glyph strings of the
- * content streams, mapped back through the embedded font's character map, one string per `Tj`) and
- * how many images it holds. Enough for PDFs that server/documents/pdf.ts writes.
+ * content streams, one string per `Tj`, turned back into text through the font's ToUnicode map,
+ * as a PDF reader does to search or copy) and how many images the pages draw. Enough for the PDFs
+ * server/documents/pdf.ts writes (one embedded font, Identity-H).
  */
 
-let reverse: Map<number, string> | null = null;
-function glyphToText(): Map<number, string> {
-  if (reverse) return reverse;
-  const font = readTrueType(new Uint8Array(fs.readFileSync(FONT_PATH)));
-  reverse = new Map();
-  for (const cp of font.characterSet) {
-    const id = font.glyphForCodePoint(cp).id;
-    if (!reverse.has(id)) reverse.set(id, String.fromCodePoint(cp));
-  }
-  return reverse;
-}
-
-function streamText(object: PDFObject | undefined, doc: PDFDocument): string {
+function decoded(object: PDFObject | undefined, doc: PDFDocument): string {
   const resolved = object ? doc.context.lookup(object) : undefined;
-  if (resolved instanceof PDFArray) return resolved.asArray().map((o) => streamText(o, doc)).join('\n');
+  if (resolved instanceof PDFArray) return resolved.asArray().map((o) => decoded(o, doc)).join('\n');
   if (resolved instanceof PDFRawStream) return Buffer.from(decodePDFRawStream(resolved).decode()).toString('latin1');
   return '';
+}
+
+/** Glyph code → text, from every font's ToUnicode CMap (`<code> <UTF-16BE>` pairs of its bfchar sections). */
+function toUnicode(doc: PDFDocument): Map<number, string> {
+  const map = new Map<number, string>();
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Font')) continue;
+    const cmap = decoded(object.get(PDFName.of('ToUnicode')), doc);
+    for (const section of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
+      for (const [, code, text] of section[1].matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>/g)) {
+        const units = text.match(/.{4}/g)!.map((u) => parseInt(u, 16));
+        map.set(parseInt(code, 16), String.fromCharCode(...units));
+      }
+    }
+  }
+  return map;
 }
 
 export interface PdfContents {
@@ -39,10 +41,10 @@ export interface PdfContents {
 
 export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
   const doc = await PDFDocument.load(bytes);
-  const map = glyphToText();
+  const map = toUnicode(doc);
   const lines: string[] = [];
   for (const page of doc.getPages()) {
-    const content = streamText(page.node.get(PDFName.of('Contents')), doc);
+    const content = decoded(page.node.get(PDFName.of('Contents')), doc);
     for (const match of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) {
       const hex = match[1];
       let line = '';
