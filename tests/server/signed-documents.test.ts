@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { registrationRequests } from '../../server/db/schema';
 import { auth, placeAtStep, registerUser, requestRowOf, testApp, type RegisteredUser } from './helpers';
-import { multipartPayload } from './identity-helpers';
+import { PNG, multipartPayload } from './identity-helpers';
+import { saveFile } from '../../server/files/files';
 import { readPdf } from './pdf-text';
 
 const OPS_TOKEN = 'ops-signed-documents-token-0123456789';
@@ -155,6 +156,21 @@ describe('the signed documents (issue 17 item 10, spec 001 §2 item 5)', () => {
     await app.db.update(registrationRequests).set({ profile: { ...PROFILE, personal_code: '123' } }).where(eq(registrationRequests.id, row.id));
     const res = await send(user);
     expect(res.statusCode).toBe(422);
+    expect((await open(user)).media.signed_documents).toEqual([]);
+  });
+
+  it('a saved signature pdf-lib cannot read: 422 asking to sign again, nothing sent, nothing made', async () => {
+    const user = await signedApplicant();
+    const row = await requestRowOf(app, user);
+    // Bytes that start like a PNG (as the upload check sees them) but are not one.
+    const broken = await saveFile(app, user.user.id, { data: Buffer.concat([PNG.subarray(0, 16), Buffer.alloc(64, 7)]), originalName: 'semnatura.png', contentType: 'image/png', clean: true });
+    await placeAtStep(app, user, OVERVIEW_STEP, { activity: 'design-grafic', codes: [7410], signature_file_id: broken.id });
+    const res = await post('/api/registration/send', user.token, { current_step_identifier: OVERVIEW_STEP, address_type: 1 });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().payload).toEqual({ signature: ['Semnătura salvată nu poate fi aplicată pe documente. Te rugăm să revii la pasul „Semnătură” și să semnezi din nou.'] });
+    const after = await requestRowOf(app, user);
+    expect(after.status).toBe(row.status);
+    expect(after.formData.submitted_at).toBeUndefined();
     expect((await open(user)).media.signed_documents).toEqual([]);
   });
 
