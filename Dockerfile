@@ -30,6 +30,8 @@ COPY server ./server
 COPY src/core ./src/core
 COPY flows ./flows
 COPY schemas ./schemas
+# The signed documents' templates (README "Signed documents"), read at start.
+COPY content ./content
 USER node
 EXPOSE 3000
 # Ready = the database, Redis and the S3 storage answer (GET /api/health/ready, 503 otherwise).

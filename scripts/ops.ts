@@ -9,6 +9,7 @@
  *   npm run ops -- add <dossier> <type> [--date YYYY-MM-DD] [--field value …]
  *   npm run ops -- attach <dossier> <file…>
  *   npm run ops -- finalize <dossier> [--date YYYY-MM-DD]
+ *   npm run ops -- download <dossier> [--out folder]
  *   npm run ops -- help
  *
  * A dossier is the request id or the applicant's e-mail. Server: OPS_URL (default
@@ -32,7 +33,8 @@ export type Command =
   | { name: 'show'; dossier: string }
   | { name: 'add'; dossier: string; body: Record<string, unknown> }
   | { name: 'attach'; dossier: string; files: string[] }
-  | { name: 'finalize'; dossier: string; date?: string };
+  | { name: 'finalize'; dossier: string; date?: string }
+  | { name: 'download'; dossier: string; out: string };
 
 /** Every field of every type, with its kind (a name has one kind in every type that has it). */
 const FIELD_KINDS: Record<string, TimelineFieldKind> = Object.fromEntries(
@@ -116,6 +118,11 @@ export function parseCommand(argv: string[]): Command {
       const [dossier] = positionals('finalize', list, ['dossier']);
       return { name: 'finalize', dossier, date: values.date === undefined ? undefined : parseDate(values.date as string) };
     }
+    case 'download': {
+      const { values, positionals: list } = parse(args, { out: { type: 'string' } });
+      const [dossier] = positionals('download', list, ['dossier']);
+      return { name: 'download', dossier, out: (values.out as string | undefined) || '.' };
+    }
     default:
       throw new UsageError(`unknown command "${name}"`);
   }
@@ -146,6 +153,27 @@ export type Fetch = typeof fetch;
 interface Envelope {
   message?: string;
   payload?: unknown;
+}
+
+/** A GET of bytes (a document): the body as it is, or OpsError with the server's message. */
+async function download(settings: Settings, fetchImpl: Fetch, route: string): Promise<Buffer> {
+  let response: Response;
+  try {
+    response = await fetchImpl(`${settings.url}/api${route}`, { headers: { authorization: `Bearer ${settings.token}` } });
+  } catch (error) {
+    throw new OpsError(`cannot reach the server at ${settings.url} (${(error as Error).message}). Is it running (npm start)? Set OPS_URL to its address.`);
+  }
+  const data = Buffer.from(await response.arrayBuffer());
+  if (!response.ok) {
+    let message = response.statusText;
+    try {
+      message = (JSON.parse(data.toString('utf8')) as Envelope).message || message;
+    } catch {
+      // not JSON: the status text
+    }
+    throw new OpsError(`the server answered ${response.status}: ${message}`);
+  }
+  return data;
 }
 
 async function call(settings: Settings, fetchImpl: Fetch, method: string, route: string, body?: unknown): Promise<Envelope> {
@@ -213,6 +241,8 @@ interface Dossier extends DossierSummary {
   /** Older servers answer no payments. */
   payments?: DossierPayment[];
   trade_register_documents: { id: number; name: string }[];
+  /** The contract and power-of-attorney request the applicant signed (made when the dossier was sent). */
+  signed_documents?: { id: number; kind: string; name: string; size: number }[];
 }
 
 function describePayment(p: DossierPayment): string {
@@ -249,6 +279,8 @@ function dossierLines(d: Dossier): string[] {
     ...(d.payments ? [`  payments (${d.payments.length}):`, ...(d.payments.length ? d.payments.map((p) => `    ${describePayment(p)}`) : ['    (none)'])] : []),
     `  trade register documents (${d.trade_register_documents.length}):`,
     ...(d.trade_register_documents.length ? d.trade_register_documents.map((doc) => `    #${doc.id}  ${doc.name}`) : ['    (none)']),
+    `  signed documents (${d.signed_documents?.length ?? 0}):`,
+    ...(d.signed_documents?.length ? d.signed_documents.map((doc) => `    #${doc.id}  ${doc.name}  (${doc.kind}, ${doc.size} bytes)`) : ['    (none)']),
   ];
 }
 
@@ -263,6 +295,7 @@ export const HELP = [
   '                                            add a timeline item (date: default today)',
   '  attach <dossier> <file…>                  attach the trade register\'s documents (the applicant downloads them as documente.zip)',
   '  finalize <dossier> [--date YYYY-MM-DD]    status "finalized" plus a finalized item (date: default today)',
+  '  download <dossier> [--out folder]         save the PDFs the applicant signed (contract, power of attorney) into folder (default: here)',
   '  help                                      this text',
   '',
   '<dossier> is the request id (see list) or the applicant\'s e-mail.',
@@ -282,6 +315,7 @@ export const HELP = [
   '  npm run ops -- add 12 delayed --estimated_date 2026-12-11 --file_resubmission_date 2026-12-02',
   '  npm run ops -- attach 12 certificat-inregistrare.pdf rezolutie.pdf',
   '  npm run ops -- finalize 12 --date 2026-12-05',
+  '  npm run ops -- download 12 --out dosar-12',
   '',
   'Server: OPS_URL (default http://localhost:$PORT, PORT default 3000).',
   'Token: OPS_TOKEN, else the file $DATA_DIR/ops-token (DATA_DIR default ./data) that the server writes at start.',
@@ -337,6 +371,26 @@ export async function runCommand(command: Command, settings: Settings, fetchImpl
       const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/documents`, form);
       const { dossier } = answer.payload as { dossier: Dossier };
       return [`Attached ${command.files.length} file(s) to dossier ${dossier.id} (${dossier.email}).`, ...dossierLines(dossier)];
+    }
+    case 'download': {
+      const dossier = (await call(settings, fetchImpl, 'GET', dossierRoute(command.dossier))).payload as Dossier;
+      const documents = dossier.signed_documents ?? [];
+      if (!documents.length) throw new OpsError(`dossier ${dossier.id} (${dossier.email}) has no signed documents yet: they are made when the applicant sends the dossier`);
+      const lines: string[] = [];
+      await fs.promises.mkdir(command.out, { recursive: true });
+      for (const doc of documents) {
+        const data = await download(settings, fetchImpl, `${dossierRoute(String(dossier.id))}/signed-documents/${doc.id}`);
+        const target = path.join(command.out, path.basename(doc.name));
+        try {
+          // Never over an existing file: an operator's folder may hold another dossier's PDF of the same name.
+          await fs.promises.writeFile(target, data, { flag: 'wx' });
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          throw new OpsError(code === 'EEXIST' ? `${target} already exists: choose another folder with --out` : `cannot write ${target}: ${code ?? (error as Error).message}`);
+        }
+        lines.push(`  ${target}  (${data.length} bytes)`);
+      }
+      return [`Saved ${documents.length} signed document(s) of dossier ${dossier.id} (${dossier.email}):`, ...lines];
     }
     case 'finalize': {
       const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/finalize`, command.date ? { date: command.date } : {});

@@ -386,8 +386,11 @@ export const requestDocuments = pgTable(
     fileId: integer('file_id')
       .notNull()
       .references(() => files.id, { onDelete: 'cascade' }),
-    /** 'diploma' or 'driver_license' (the applicant's), 'trade_register' (the registry's answer, attached by an operator) */
-    kind: text('kind', { enum: ['diploma', 'driver_license', 'trade_register'] }).notNull(),
+    /**
+     * 'diploma' or 'driver_license' (the applicant's), 'trade_register' (the registry's answer, attached by an operator),
+     * 'legal_assistance_contract' and 'power_of_attorney_request' (the signed PDFs made when the dossier is sent)
+     */
+    kind: text('kind', { enum: ['diploma', 'driver_license', 'trade_register', 'legal_assistance_contract', 'power_of_attorney_request'] }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('request_documents_file_unique').on(t.fileId), index('request_documents_request_idx').on(t.requestId, t.kind)],

@@ -197,8 +197,9 @@ export async function deleteRequestDocument(app: FastifyInstance, request: Reque
     .from(requestDocuments)
     .innerJoin(files, eq(files.id, requestDocuments.fileId))
     .where(and(eq(requestDocuments.requestId, request.id), eq(requestDocuments.fileId, fileId), eq(files.userId, request.userId)));
-  // The trade register's documents (attached by an operator) are not the applicant's to delete.
-  if (!row || row.kind === 'trade_register') return null;
+  // Only the applicant's uploads: the trade register's documents (attached by an operator) and the
+  // signed contract and power of attorney (made when the dossier was sent) are not theirs to delete.
+  if (!row || (row.kind !== 'diploma' && row.kind !== 'driver_license')) return null;
   await deleteFiles(app, [fileId]);
   if (row.kind !== 'driver_license') return { kind: row.kind, licenceBackToLater: false };
   const left = await app.db

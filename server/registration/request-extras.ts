@@ -16,7 +16,7 @@ export interface RequestExtras {
   /** The signature file form_data names, when it still exists and is the user's. */
   signature_id: number | null;
   /** Documents linked to the request, oldest first; `own`: the file is the applicant's. */
-  documents: { id: number; name: string; kind: 'diploma' | 'driver_license' | 'trade_register'; own: boolean }[];
+  documents: { id: number; name: string; kind: 'diploma' | 'driver_license' | 'trade_register' | 'legal_assistance_contract' | 'power_of_attorney_request'; own: boolean }[];
   mailing_address: MailingAddressJson | null;
   /** By date, then id. */
   timeline: { id: number; type: string; date: string; data: Record<string, unknown> }[];

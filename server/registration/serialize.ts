@@ -14,6 +14,7 @@ import { requestWithPartner } from './store';
 import { signatureFileIdOf } from './signature';
 import { documentMediaOf } from './documents';
 import { timelineItemOf } from './timeline';
+import { isSignedDocumentKind } from './signed-documents';
 
 /**
  * The request as the API returns it (spec 000 §3 "Company request", 001 §3), typed against the
@@ -52,6 +53,8 @@ export async function serializeRequest(
       ...documentMediaOf(extras.documents),
       // The file must also be the applicant's: a document is never served to anyone else.
       trade_register_documents: extras.documents.filter((d) => d.kind === 'trade_register' && d.own).map(({ id, name }) => ({ id, name })),
+      // The contract and power-of-attorney request made when the dossier was sent (signed-documents.ts).
+      signed_documents: extras.documents.filter((d) => isSignedDocumentKind(d.kind) && d.own).map(({ id, name, kind }) => ({ id, kind, name, url: fileUrl(id) })),
     },
     signature_file_id: signature?.id ?? null,
     ghiseu_card_requested: (request.formData.ghiseu_card_requested as 0 | 1 | null | undefined) ?? null,

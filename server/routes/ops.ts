@@ -15,7 +15,9 @@ import {
 } from '../registration/timeline';
 import type { RequestRow } from '../registration/model';
 import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
-import { arrayOf, bool, dateTime, int, nullStr, num, obj, ref, replies, str } from '../lib/api-schemas';
+import { signedDocumentsOf } from '../registration/signed-documents';
+import { dbId } from '../lib/input-limits';
+import { arrayOf, bool, dateTime, int, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
 
 /** A dossier in the list (`summary` below). */
 const dossierSummary = {
@@ -30,10 +32,18 @@ const dossierSummary = {
   timeline_items: int,
 } as const;
 const tradeRegisterDocument = obj({ id: int, name: str });
-/** A dossier with its timeline and the trade register's documents (`dossierView` below). */
 /** A checkout of the dossier, with Stripe's subscription and schedule when there are some. */
 const dossierPayment = obj({ id: str, provider: str, status: str, amount: num, currency: str, created_at: str, paid_at: nullStr, subscription_id: nullStr, schedule_id: nullStr });
-const dossier = obj({ ...dossierSummary, timeline: arrayOf(ref('timeline-item.json')), payments: arrayOf(dossierPayment), trade_register_documents: arrayOf(tradeRegisterDocument) });
+/** A signed PDF of the dossier (the contract, the power-of-attorney request). */
+const signedDocument = obj({ id: int, kind: str, name: str, size: int });
+/** A dossier with its timeline, payments, the trade register's documents and the signed PDFs (`dossierView` below). */
+const dossier = obj({
+  ...dossierSummary,
+  timeline: arrayOf(ref('timeline-item.json')),
+  payments: arrayOf(dossierPayment),
+  trade_register_documents: arrayOf(tradeRegisterDocument),
+  signed_documents: arrayOf(signedDocument),
+});
 
 /**
  * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade
@@ -48,6 +58,7 @@ const dossier = obj({ ...dossierSummary, timeline: arrayOf(ref('timeline-item.js
  * - `POST /api/ops/dossiers/:dossier/timeline`        `{ type, date?, ...fields }` (spec 001 §3); 201
  * - `POST /api/ops/dossiers/:dossier/documents`       multipart `files[n]`: the trade register's documents; 201
  * - `POST /api/ops/dossiers/:dossier/finalize`        `{ date? }`: status finalized + a `finalized` item; 201
+ * - `GET  /api/ops/dossiers/:dossier/signed-documents/:id`  one signed PDF of the dossier (contract, power of attorney)
  */
 
 export const OPS_MESSAGES = {
@@ -58,6 +69,7 @@ export const OPS_MESSAGES = {
   added: 'Elementul a fost adăugat în istoricul dosarului.',
   attached: 'Documentele au fost atașate dosarului.',
   finalized: 'Dosarul a fost finalizat.',
+  noSignedDocument: 'Dosarul nu are acest document semnat.',
   tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
   tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
 } as const;
@@ -136,6 +148,7 @@ async function dossierView(app: FastifyInstance, requestId: number) {
     timeline: await timelineOf(app.db, requestId),
     payments: await paymentsOf(app, requestId),
     trade_register_documents: await tradeRegisterDocumentsOf(app.db, { id: requestId, userId: row.userId }),
+    signed_documents: (await signedDocumentsOf(app.db, { id: requestId, userId: row.userId })).map(({ id, kind, name, size }) => ({ id, kind, name, size })),
   };
 }
 
@@ -174,6 +187,29 @@ export default (async (app) => {
     const row = await findDossier(app, request.params.dossier);
     return { message: '', payload: await dossierView(app, row.id) };
   });
+
+  /** One signed PDF of the dossier (the ids `GET /ops/dossiers/:dossier` lists); any other file: 404. */
+  app.get<{ Params: { dossier: string; id: number } }>(
+    '/ops/dossiers/:dossier/signed-documents/:id',
+    {
+      schema: {
+        params: { type: 'object', required: ['dossier', 'id'], properties: { ...dossierParams.properties, id: dbId } },
+        response: otherReplies('A signed PDF of the dossier (legal-assistance contract or power-of-attorney request)', 'application/pdf'),
+      },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      const document = (await signedDocumentsOf(app.db, row)).find((d) => d.id === request.params.id);
+      const data = document ? await app.storage.get(document.storageKey) : null;
+      if (!document || !data) throw new HttpError(404, OPS_MESSAGES.noSignedDocument);
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Length', String(data.length))
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${document.name.replace(/[^\x20-\x7e]|"/g, '_')}"`)
+        .send(data);
+    },
+  );
 
   app.post<DossierParams & { Body: Record<string, unknown> }>(
     '/ops/dossiers/:dossier/timeline',

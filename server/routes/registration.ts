@@ -7,6 +7,8 @@ import { flowContext, staleStep } from '../registration/model';
 import { loadRequest, readRequest } from '../registration/serialize';
 import { moveRequest } from '../registration/store';
 import { ruleOf, STEP_RULES } from '../registration/step-rules';
+import { loadSignedDocumentTemplates, prepareSignedDocuments, removeSupersededDocuments, sendsDossier } from '../registration/signed-documents';
+import { deleteFiles } from '../files/files';
 import type { FlowRegistry } from '../flows/registry';
 import { requestReplies } from '../lib/api-schemas';
 
@@ -107,6 +109,8 @@ const STEP_UPLOADS = {
 
 export default (async (app, options: { registry: FlowRegistry }) => {
   const { registry } = options;
+  // The signed documents' templates (content/documents/): a broken one stops the start, not a send.
+  loadSignedDocumentTemplates();
 
   /** Data the request already holds (steps/next), checked against its step's schema by the same Ajv as the step's body. */
   function validateStep(step: FlowStep, data: unknown): void {
@@ -228,9 +232,16 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         const next = step.submit.advance === false ? step.id : (stepsInfo(after, step.id).next?.identifier ?? step.id);
         // A dossier that was sent (the overview's send sets submitted_at) stays submitted through the later steps.
         const status = formData.submitted_at ? 'submitted' : 'in_progress';
+        // Sending the dossier: the contract and the power-of-attorney request, signed (made once per signature).
+        const documents = sendsDossier(step) ? await prepareSignedDocuments(app, row, formData, (request.user as UserRow).email) : null;
+        if (documents) Object.assign(formData, documents.formData);
         // A request that was lost is back in the flow: so is its user (the store writes both).
         const moved = await moveRequest(app.db, row, { step: next, formData, status, lostReason: null });
-        if (!moved) throw staleStep(await serialize());
+        if (!moved) {
+          await deleteFiles(app, documents?.created ?? []);
+          throw staleStep(await serialize());
+        }
+        if (documents?.created.length) await removeSupersededDocuments(app, row.id, documents.formData.signed_documents);
         return { message: '', payload: await serialize(moved, after) };
       });
     }

@@ -420,6 +420,7 @@ describe('GET /api/veriff/get-last-session', () => {
       diploma_documents: [],
       driver_license: [],
       trade_register_documents: [],
+      signed_documents: [],
     });
     const { uploads } = await sessionWithUploads(app, user.token);
     expect((await get('/api/registration/open', user.token)).json().payload.media).toEqual({
@@ -431,6 +432,7 @@ describe('GET /api/veriff/get-last-session', () => {
       diploma_documents: [],
       driver_license: [],
       trade_register_documents: [],
+      signed_documents: [],
     });
   });
 });

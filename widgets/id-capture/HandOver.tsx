@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Center, QrCode, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Center, Spinner, Stack, Text } from '@chakra-ui/react';
+import { QRCodeSVG } from 'qrcode.react';
 import type { IdentityService } from '../types';
 
 /** The single-use sign-in link behind the QR code expires after 10 minutes (spec 000 §9). */
 export const QR_EXPIRY_MS = 10 * 60 * 1000;
+/** The QR code's side in CSS pixels (spec 001 §2 item 13: 200x200). */
+export const QR_SIZE = 200;
 
 export interface HandOverProps {
   identity: IdentityService;
@@ -66,11 +69,10 @@ export function HandOver({ identity, route, t, onDesktop }: HandOverProps) {
         </Stack>
       ) : link ? (
         <Center flexDirection="column" gap="2">
-          <QrCode.Root value={link} size="xl" role="img" aria-label={t('steps:identity.handOver.qrLabel')} data-testid="identity-qr" data-link={link}>
-            <QrCode.Frame bg="white" p="0">
-              <QrCode.Pattern />
-            </QrCode.Frame>
-          </QrCode.Root>
+          {/* qrcode.react (the design card's choice): an SVG, dark modules on white, 200×200. */}
+          <Box role="img" aria-label={t('steps:identity.handOver.qrLabel')} data-testid="identity-qr" data-link={link} bg="white" lineHeight="0">
+            <QRCodeSVG value={link} size={QR_SIZE} level="M" bgColor="#ffffff" fgColor="#000000" aria-hidden="true" />
+          </Box>
           <Text fontSize="sm" color="fg.muted">
             {t('steps:identity.handOver.validity')}
           </Text>

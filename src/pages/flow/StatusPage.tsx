@@ -25,6 +25,21 @@ function tradeRegisterDocuments(request: RegistrationRequest | undefined): Trade
   return Array.isArray(list) ? (list as TradeRegisterDocument[]) : [];
 }
 
+/** The signed contract and power-of-attorney request made when the dossier was sent (`media.signed_documents`). */
+export interface SignedDocument {
+  id: number;
+  kind: 'legal_assistance_contract' | 'power_of_attorney_request';
+  name: string;
+  url: string;
+}
+
+const SIGNED_KINDS: readonly string[] = ['legal_assistance_contract', 'power_of_attorney_request'];
+
+function signedDocuments(request: RegistrationRequest | undefined): SignedDocument[] {
+  const list = request?.media?.signed_documents;
+  return Array.isArray(list) ? (list as SignedDocument[]).filter((d) => SIGNED_KINDS.includes(d?.kind) && typeof d.url === 'string') : [];
+}
+
 /** "23 noiembrie 2026" (ro) / "23 November 2026" (en) from `YYYY-MM-DD`; anything else as it is. */
 export function formatDay(date: string | null | undefined, language: string): string {
   if (!date) return '';
@@ -139,13 +154,13 @@ function TimelineCard({ item, t, day }: { item: TimelineItem; t: T; day: (date: 
   );
 }
 
-/** Saves the trade register's documents (one zip) under the name the spec gives. */
-async function saveDocuments(): Promise<void> {
-  const blob = await api.fetchBlob(DOWNLOAD_PATH);
+/** Saves a file the API serves to the signed-in user only (the token goes in a header, so no plain link) under `name`. */
+async function saveFile(path: string, name: string): Promise<void> {
+  const blob = await api.fetchBlob(path);
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = DOWNLOAD_NAME;
+  link.download = name;
   link.hidden = true;
   document.body.appendChild(link);
   link.click();
@@ -161,7 +176,8 @@ function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; 
     setBusy(true);
     setError(null);
     try {
-      await saveDocuments();
+      // The trade register's documents: one zip, under the name the spec gives.
+      await saveFile(DOWNLOAD_PATH, DOWNLOAD_NAME);
     } catch (e) {
       setError(isApiError(e) && e.status === 404 ? t('status.downloadMissing') : t('status.downloadError'));
     } finally {
@@ -189,11 +205,47 @@ function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; 
   );
 }
 
+/** "Documentele semnate": one download per signed PDF (the applicant's own files, `GET /api/files/:id`). */
+function SignedDocumentsBlock({ documents, t }: { documents: SignedDocument[]; t: T }) {
+  const [busy, setBusy] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const download = async (d: SignedDocument) => {
+    setBusy(d.id);
+    setError(null);
+    try {
+      await saveFile(d.url, d.name);
+    } catch {
+      setError(t('status.signedError'));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Stack as="section" aria-labelledby="status-signed" gap="3" bg="bg" borderWidth="1px" borderRadius="md" p={{ base: '4', md: '5' }} data-testid="signed-documents">
+      <Heading as="h2" size="lg" id="status-signed">
+        {t('status.signedTitle')}
+      </Heading>
+      <Text>{t('status.signedText')}</Text>
+      <List.Root as="ul" gap="2" ps="0">
+        {documents.map((d) => (
+          <List.Item key={d.id} listStyleType="none">
+            <Button variant="outline" whiteSpace="normal" textAlign="start" h="auto" minH="10" py="2" onClick={() => void download(d)} loading={busy === d.id}>
+              {t('status.signedDownload', { title: t(`status.signedDocuments.${d.kind}`) })}
+            </Button>
+          </List.Item>
+        ))}
+      </List.Root>
+      {error && <FlashAlert status="error">{error}</FlashAlert>}
+    </Stack>
+  );
+}
+
 /**
  * /infiintare-pfa/status ("Status Dosar", spec 001 §2 item 11, §3, §4 "Timeline states"): the
  * general notice, the trade register's documents when there are some (one zip, documente.zip),
- * and one card per timeline item (the operators' and the payment's: received, failed, subscription
- * ended), newest first (the current state on top). The request is asked
+ * the signed contract and power-of-attorney request ("Documentele semnate", one PDF each), and one
+ * card per timeline item (the operators' and the payment's: received, failed, subscription ended),
+ * newest first (the current state on top). The request is asked
  * for again every 5 s, so an operator's new item shows without a reload.
  */
 export function StatusPage() {
@@ -212,6 +264,7 @@ export function StatusPage() {
   // The server answers by date then id: newest first is the reverse.
   const newestFirst = [...items].reverse();
   const documents = tradeRegisterDocuments(request);
+  const signed = signedDocuments(request);
   const latest = newestFirst[0];
 
   return (
@@ -232,6 +285,7 @@ export function StatusPage() {
       {request && (
         <>
           {documents.length > 0 && <DocumentsBlock documents={documents} t={t} />}
+          {signed.length > 0 && <SignedDocumentsBlock documents={signed} t={t} />}
           <Stack as="section" aria-labelledby="status-history" gap="4">
             <Heading as="h2" size="lg" id="status-history">
               {t('status.historyTitle')}
