@@ -125,6 +125,7 @@ export const REGISTRATION_REQUEST = {
         diploma_documents: arrayOf(documentRef),
         driver_license: arrayOf(documentRef),
         trade_register_documents: arrayOf(obj({ id: int, name: str })),
+        signed_documents: arrayOf(obj({ id: int, kind: str, name: str, url: str })),
       }),
       signature_file_id: nullInt,
       ghiseu_card_requested: { type: ['integer', 'null'], enum: [0, 1, null] },
