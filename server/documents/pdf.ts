@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import type { Block } from './template';
-import { trueTypeFontkit } from './truetype';
+import fontkit from '@pdf-lib/fontkit';
 
 /**
  * Lays out a document's blocks (template.ts) on A4 pages with pdf-lib and places the drawn
  * signature (a PNG) where the template says. The text is set in Liberation Sans (a TrueType font
- * with ă â î ș ț, the glyphs drawn embedded as a subset through truetype.ts); the PDF keeps a ToUnicode map, so its text can be
+ * with ă â î ș ț, the glyphs drawn embedded as a subset through @pdf-lib/fontkit); the PDF keeps a ToUnicode map, so its text can be
  * searched and copied.
  */
 
@@ -119,7 +119,7 @@ class Writer {
 /** The PDF's bytes. Throws when the signature is not a PNG pdf-lib can read. */
 export async function documentPdf(input: PdfInput): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(trueTypeFontkit as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+  doc.registerFontkit(fontkit);
   const embedded = await doc.embedFont(font(), { subset: true });
   const signature = await doc.embedPng(input.signaturePng);
   doc.setTitle(input.title);

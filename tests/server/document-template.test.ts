@@ -4,10 +4,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLACEHOLDERS, TemplateError, cleanValue, renderTemplate, unknownPlaceholders, type TemplateValues } from '../../server/documents/template';
 import { documentPdf, FONT_PATH, wrap } from '../../server/documents/pdf';
-import { readTrueType } from '../../server/documents/truetype';
 import { SIGNED_DOCUMENTS, TEMPLATES_DIR, loadSignedDocumentTemplates, romanianDate, templateValues } from '../../server/registration/signed-documents';
 import { PNG } from './identity-helpers';
 import { readPdf } from './pdf-text';
+import { PDFDict, PDFName, PDFRawStream } from 'pdf-lib';
 
 const VALUES: TemplateValues = {
   nume: 'Țăranu Ștefan',
@@ -98,37 +98,17 @@ describe('the signed documents\' templates (server/documents/template.ts)', () =
   });
 });
 
-describe('the PDF (server/documents/pdf.ts, truetype.ts)', () => {
-  it('reads the embedded font: Romanian letters with the comma below have glyphs of their own', () => {
-    const font = readTrueType(new Uint8Array(fs.readFileSync(FONT_PATH)));
-    expect(font.postscriptName).toBe('LiberationSans');
-    for (const ch of 'ăâîșțĂÂÎȘȚ') expect(font.hasGlyphForCodePoint(ch.codePointAt(0)!), ch).toBe(true);
-    const ids = [...'sșşt'].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!).id);
-    expect(new Set(ids).size).toBe(4);
-    expect(() => readTrueType(new Uint8Array(PNG))).toThrow(/not a TrueType font/);
-    expect(() => readTrueType(new TextEncoder().encode('OTTO and more bytes than twelve'))).toThrow(/CFF/);
-  });
-
-  it('subsets the font: the drawn glyphs renumbered from 1, the parts of composite glyphs brought along, a valid TrueType file', () => {
-    const font = readTrueType(new Uint8Array(fs.readFileSync(FONT_PATH)));
-    const subset = font.createSubset();
-    const drawn = [...'Ștefan ș'].map((ch) => subset.includeGlyph(font.glyphForCodePoint(ch.codePointAt(0)!)));
-    expect(drawn).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    const bytes = subset.encode();
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const tables = new Map<string, number>();
-    for (let i = 0; i < view.getUint16(4); i++) tables.set(String.fromCharCode(...bytes.subarray(12 + i * 16, 16 + i * 16)), view.getUint32(20 + i * 16));
-    expect([...tables.keys()].sort()).toEqual(['cvt ', 'fpgm', 'glyf', 'head', 'hhea', 'hmtx', 'loca', 'maxp', 'prep']);
-    const glyphs = view.getUint16(tables.get('maxp')! + 4);
-    // .notdef, 8 drawn glyphs and the parts of the composite ones (Ș, ș: a letter and the comma below).
-    expect(glyphs).toBeGreaterThanOrEqual(9);
-    expect(view.getUint16(tables.get('hhea')! + 34)).toBe(glyphs);
-    expect(view.getInt16(tables.get('head')! + 50)).toBe(1);
-    // The whole file sums to the TrueType magic (head.checkSumAdjustment set).
-    let sum = 0;
-    for (let i = 0; i + 4 <= bytes.length; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
-    expect(sum).toBe(0xb1b0afba);
-    expect(bytes.length).toBeLessThan(20_000);
+describe('the PDF (server/documents/pdf.ts)', () => {
+  it('embeds a subset of the font whose glyphs print ă â î ș ț (the comma below, not the cedilla), read back as written', async () => {
+    const blocks = renderTemplate('# Ștefan\n\nă â î ș ț Ă Â Î Ș Ț ş\n\n{{semnatura}}', VALUES);
+    const bytes = await documentPdf({ title: 'T', author: 'G', blocks, signaturePng: new Uint8Array(PNG), date: new Date('2026-11-25T10:00:00Z') });
+    const pdf = await readPdf(bytes);
+    expect(pdf.lines).toContain('ă â î ș ț Ă Â Î Ș Ț ş');
+    // One embedded TrueType font program, a subset: far smaller than the font file.
+    const fonts = [...pdf.doc.context.enumerateIndirectObjects()].filter(([, o]) => o instanceof PDFDict && o.get(PDFName.of('FontFile2')));
+    expect(fonts).toHaveLength(1);
+    const program = pdf.doc.context.lookup((fonts[0][1] as PDFDict).get(PDFName.of('FontFile2'))) as PDFRawStream;
+    expect(program.getContentsSize()).toBeLessThan(fs.statSync(FONT_PATH).size / 4);
   });
 
   it('wraps words to the width, cutting a word longer than a line', () => {
