@@ -83,6 +83,11 @@ export interface FlowStep {
   when?: Condition;
   /** Set by a variant to drop the step. */
   skip?: boolean;
+  /**
+   * Set by a variant: the step is behind the applicant (the paid pricing step). Navigation skips it
+   * like `skip`, but "Pasul X din N" still counts it, so the counter keeps the flow's length.
+   */
+  done?: boolean;
   /** Which issue/module implements the step's screen; "pending" steps show a notice until then. */
   status?: 'ready' | 'pending';
   submit: StepSubmit;
