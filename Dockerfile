@@ -30,6 +30,7 @@ COPY server ./server
 COPY src/core ./src/core
 COPY flows ./flows
 COPY schemas ./schemas
+COPY content ./content
 USER node
 EXPOSE 3000
 # Ready = the database, Redis and the S3 storage answer (GET /api/health/ready, 503 otherwise).

@@ -31,6 +31,7 @@ import nomenclatureRoutes from './routes/nomenclature';
 import unsubscribeRoutes from './routes/unsubscribe';
 import devRoutes from './routes/dev';
 import ssoRoutes from './routes/sso';
+import legalRoutes from './routes/legal';
 import publicRoutes from './routes/public';
 import healthRoutes from './routes/health';
 import registrationRoutes from './routes/registration';
@@ -194,6 +195,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(paymentRoutes, { prefix: '/api' });
     await app.register(devRoutes);
     await app.register(ssoRoutes);
+    await app.register(legalRoutes);
 
     await app.register(staticAssets);
   },
