@@ -76,6 +76,8 @@ export interface FlowStep {
   uiSchema?: Record<string, unknown>;
   /** Locale keys of the step's copy. */
   title: string;
+  /** The step's short name (a locale key), shown beside "Pasul X din N". */
+  name?: string;
   copy?: Record<string, string>;
   /** Whether the step guard applies (spec: every step but the first of each flow). */
   guarded?: boolean;
