@@ -180,3 +180,12 @@ export interface RegistrationRequest {
     prices: PartnerPrice[];
   };
 }
+
+/** A service the overview's office popup offers instead of the product (`GET /api/nomenclature/office-services`). */
+export interface OfficeService {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Where choosing it sends the applicant (https). */
+  url: string;
+}
