@@ -60,9 +60,11 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   const [uploadProgress, setUploadProgress] = useState<number | null>(null);
   // The latest onLeave, so a new callback from the parent does not rebuild the widgets' context.
   const leave = useRef(onLeave);
+  const redirect = useRef(onRedirect);
   useEffect(() => {
     leave.current = onLeave;
-  }, [onLeave]);
+    redirect.current = onRedirect;
+  }, [onLeave, onRedirect]);
   const formContext: StepFormContext = useMemo(
     () => ({
       services,
@@ -71,6 +73,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       media: request.media as StepFormContext['media'],
       mailingAddress: request.mailing_address as StepFormContext['mailingAddress'],
       navigate: (routeName) => leave.current(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
+      leaveFor: (url) => redirect.current(url),
       reloadRequest: async () => onRequest(await api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)),
       attachFile: (field, file, fileName = 'file') => {
         if (file) attachments.current.set(field, { file, fileName });
