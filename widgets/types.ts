@@ -205,6 +205,8 @@ export interface StepServices {
   caen: CaenService;
   /** Reloads the whole page (the identity step, 3 s after its session was deleted elsewhere: spec 000 §4.4). */
   reloadPage(): void;
+  /** The terms and privacy pages of the brand settings (consents, the identity step's privacy note). */
+  legal?: { termsUrl: string; privacyUrl: string };
   /** A toast (5 s, top end); optional so tests and previews may leave it out. */
   notify?(type: 'success' | 'error' | 'info', text: string): void;
 }

@@ -8,6 +8,7 @@ import { fields, widgets } from '../../widgets/registry';
 import type { Profile, StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
 import { StepForm } from './StepForm';
+import { StepGuide } from './StepGuide';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
 import { loadedValidator, stepSchema, stepValidator } from './validators';
 
@@ -175,6 +176,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       <Heading as="h1" size="xl" id={`${step.id}-title`}>
         {t(step.title, { partner: request.partner.name })}
       </Heading>
+      <StepGuide step={step} services={services} />
       {step.copy?.notice ? (
         <Alert.Root status="info">
           <Alert.Indicator />

@@ -35,22 +35,22 @@ export function useHomeOffice({ value, onChange, path, caen, leaveFor, t, leaveR
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // The services, once the popup first opens (and again after a failure).
-  useEffect(() => {
-    if (!dialogOpen || services || !caen.officeServices) return;
+  // The services, when the popup opens (until they are loaded; again after a failure).
+  const loadServices = () => {
+    if (services || !caen.officeServices) return;
     setServicesFailed(false);
     caen.officeServices().then(
       (list) => live.current && setServices(list),
       () => live.current && setServicesFailed(true),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [dialogOpen]);
+  };
 
   const choose = (next: AddressType) => {
     onChange({ address_type: next }, path);
     if (next === 2) {
       setLeaveError(null);
       setDialogOpen(true);
+      loadServices();
     }
   };
   const keep = () => {
