@@ -54,8 +54,8 @@ test('registered office at home: the popup keeps the office at the product, or l
   await page.locator('label', { has: home }).click();
   const services = page.getByRole('alertdialog').getByRole('list', { name: 'Servicii pentru PFA cu sediul acasă' });
   await expect(services.getByRole('listitem')).toHaveCount(2);
-  await expect(services.getByText('Portalul ONRC')).toBeVisible();
-  await expect(services.getByText('Un expert contabil CECCAR')).toBeVisible();
+  await expect(services.getByText('Portalul ONRC', { exact: true })).toBeVisible();
+  await expect(services.getByText('Un expert contabil CECCAR', { exact: true })).toBeVisible();
   await services.getByRole('button', { name: 'Mergi la Portalul ONRC' }).click();
   // Leaves for the service's site, never for the questionnaire's dead-end page.
   await expect(page).toHaveURL('https://portal.onrc.ro/');
