@@ -21,7 +21,7 @@ export function StepGuide({ step, services }: { step: FlowStep; services: StepSe
             <>
               {' '}
               <Link href={services.legal.privacyUrl} target="_blank" rel="noopener" color="brand.fg" textDecoration="underline">
-                {t('common:footer.privacy')}
+                {t('steps:common.privacyLink')}
               </Link>
             </>
           ) : null}
