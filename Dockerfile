@@ -30,7 +30,7 @@ COPY server ./server
 COPY src/core ./src/core
 COPY flows ./flows
 COPY schemas ./schemas
-# The signed documents' templates (README "Signed documents"), read at start.
+# The signed documents' templates (README "Signed documents"), the brand and the legal pages, read at start.
 COPY content ./content
 USER node
 EXPOSE 3000

@@ -26,6 +26,9 @@ export default defineConfig({
       '/api': apiTarget,
       '/dev/outbox': apiTarget,
       '/sso': apiTarget,
+      // The terms and privacy pages (server/routes/legal.ts).
+      '/termeni': apiTarget,
+      '/confidentialitate': apiTarget,
     },
   },
   test: {

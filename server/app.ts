@@ -32,6 +32,8 @@ import nomenclatureRoutes from './routes/nomenclature';
 import unsubscribeRoutes from './routes/unsubscribe';
 import devRoutes from './routes/dev';
 import ssoRoutes from './routes/sso';
+import legalRoutes from './routes/legal';
+import officeServiceRoutes from './routes/office-services';
 import publicRoutes from './routes/public';
 import healthRoutes from './routes/health';
 import registrationRoutes from './routes/registration';
@@ -187,6 +189,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(unsubscribeRoutes, { prefix: '/api' });
     await app.register(registrationRoutes, { prefix: '/api', registry: app.flows });
     await app.register(lostRoutes, { prefix: '/api', registry: app.flows });
+    await app.register(officeServiceRoutes, { prefix: '/api' });
     await app.register(fileRoutes, { prefix: '/api' });
     await app.register(identityRoutes, { prefix: '/api' });
     await app.register(userInfoRoutes, { prefix: '/api' });
@@ -199,6 +202,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(paymentRoutes, { prefix: '/api' });
     await app.register(devRoutes);
     await app.register(ssoRoutes);
+    await app.register(legalRoutes);
 
     await app.register(staticAssets);
   },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorObject } from 'ajv';
 import envSchema from 'env-schema';
@@ -33,9 +34,17 @@ export interface AppConfig {
   /** Dashboard application; `{dashboardUrl}/sso/{token}` is the hand-over. Default: this server's built-in page. */
   dashboardUrl: string;
   supportWidgetUrl: string | null;
-  /** The product's main site and contact address, linked from the questionnaire info page. */
-  siteUrl: string | null;
-  contactEmail: string | null;
+  /**
+   * The brand (issue 17): content/brand.json's defaults, each overridable by its variable. The main
+   * site and contact (questionnaire info page, footer), the logo, the terms and privacy pages
+   * (`/termeni`, `/confidentialitate` by default: content/legal/*.md rendered by this server).
+   */
+  siteUrl: string;
+  contactEmail: string;
+  contactPhone: string | null;
+  logoUrl: string;
+  termsUrl: string;
+  privacyUrl: string;
   /** Origins `/auth?callbackUrl=` may send tokens to. */
   authCallbackOrigins: string[];
   /** Serve the built browser app from `staticDir`. */
@@ -114,6 +123,20 @@ const SECRETS = new Set(['ID_TOKEN_SECRET', 'OPS_TOKEN', 'VERIFF_API_KEY', 'VERI
 const count = (minimum: number, fallback: number) => ({ type: 'integer', minimum, default: fallback });
 const text = { type: 'string' };
 const httpUrl = { type: 'string', pattern: '^https?://' };
+/** An http(s) address or a path of this server (`/termeni`). */
+const pageUrl = { type: 'string', pattern: '^(https?://|/(?!/))' };
+
+/** The brand's defaults, staff-edited (content/brand.json). */
+export interface BrandDefaults {
+  name: string;
+  logo_url: string;
+  contact_email: string;
+  contact_phone: string | null;
+  site_url: string;
+  terms_url: string;
+  privacy_url: string;
+}
+export const BRAND: BrandDefaults = JSON.parse(readFileSync(new URL('../content/brand.json', import.meta.url), 'utf8')) as BrandDefaults;
 
 /**
  * Every variable the server reads (README "Configuration"), as a JSON Schema checked by env-schema
@@ -130,7 +153,7 @@ export const ENV_SCHEMA = {
     DATA_DIR: text,
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     PUBLIC_URL: httpUrl,
-    PRODUCT_NAME: { type: 'string', default: 'Ghișeu' },
+    PRODUCT_NAME: { type: 'string', default: BRAND.name },
     PRODUCT_SLUG: { type: 'string', pattern: '^[a-z0-9-]+$', default: 'ghiseu' },
     SMTP_URL: { type: 'string', pattern: '^smtps?://' },
     MAIL_FROM: { type: 'string', default: 'Ghișeu <no-reply@ghiseu.local>' },
@@ -138,6 +161,10 @@ export const ENV_SCHEMA = {
     SUPPORT_WIDGET_URL: httpUrl,
     MAIN_SITE_URL: httpUrl,
     CONTACT_EMAIL: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+    CONTACT_PHONE: { type: 'string', pattern: '^\\+?[0-9 ().-]{6,20}$' },
+    LOGO_URL: pageUrl,
+    TERMS_URL: pageUrl,
+    PRIVACY_URL: pageUrl,
     AUTH_CALLBACK_ORIGINS: text,
     SERVE_STATIC: text,
     STATIC_DIR: { type: 'string', default: 'dist' },
@@ -262,7 +289,11 @@ const PATTERN_HINTS: Record<string, string> = {
   S3_BUCKET: 'nu este un nume de bucket S3 valid / is not a valid S3 bucket name',
   PRODUCT_SLUG: 'doar litere mici, cifre și cratimă / only lower-case letters, digits and hyphens',
   CONTACT_EMAIL: 'nu este o adresă de e-mail / is not an e-mail address',
+  CONTACT_PHONE: 'nu este un număr de telefon / is not a phone number',
 };
+for (const name of ['LOGO_URL', 'TERMS_URL', 'PRIVACY_URL']) {
+  PATTERN_HINTS[name] = 'nu este o adresă http(s):// sau o cale /… / is not an http(s):// URL or a /… path';
+}
 for (const name of ['PUBLIC_URL', 'DASHBOARD_URL', 'SUPPORT_WIDGET_URL', 'MAIN_SITE_URL', 'VERIFF_BASE_URL', 'STRIPE_API_URL', 'ANAF_API_URL', 'S3_ENDPOINT']) {
   PATTERN_HINTS[name] = URL_HINT;
 }
@@ -357,8 +388,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailFrom: String(e.MAIL_FROM),
     dashboardUrl: withoutSlash(str(e.DASHBOARD_URL) ?? publicUrl),
     supportWidgetUrl: str(e.SUPPORT_WIDGET_URL),
-    siteUrl: str(e.MAIN_SITE_URL),
-    contactEmail: str(e.CONTACT_EMAIL),
+    siteUrl: str(e.MAIN_SITE_URL) ?? BRAND.site_url,
+    contactEmail: str(e.CONTACT_EMAIL) ?? BRAND.contact_email,
+    contactPhone: str(e.CONTACT_PHONE) ?? BRAND.contact_phone,
+    logoUrl: str(e.LOGO_URL) ?? BRAND.logo_url,
+    termsUrl: str(e.TERMS_URL) ?? BRAND.terms_url,
+    privacyUrl: str(e.PRIVACY_URL) ?? BRAND.privacy_url,
     authCallbackOrigins: list(str(e.AUTH_CALLBACK_ORIGINS) ?? undefined).map((s) => new URL(s).origin),
     serveStatic: e.SERVE_STATIC !== '0',
     staticDir: path.resolve(String(e.STATIC_DIR)),

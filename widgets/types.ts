@@ -188,6 +188,8 @@ export interface CaenService {
   overview(): Promise<OverviewData>;
   updateFormData(values: OverviewUpdate): Promise<{ profile: Profile; codes: OverviewData['codes'] }>;
   markAsLost(reason: string): Promise<void>;
+  /** The services the office popup offers instead of the product (`GET /api/nomenclature/office-services`). */
+  officeServices?(): Promise<OfficeService[]>;
 }
 
 export interface StepServices {
@@ -203,6 +205,8 @@ export interface StepServices {
   caen: CaenService;
   /** Reloads the whole page (the identity step, 3 s after its session was deleted elsewhere: spec 000 §4.4). */
   reloadPage(): void;
+  /** The terms and privacy pages of the brand settings (consents, the identity step's privacy note). */
+  legal?: { termsUrl: string; privacyUrl: string };
   /** A toast (5 s, top end); optional so tests and previews may leave it out. */
   notify?(type: 'success' | 'error' | 'info', text: string): void;
 }
@@ -244,7 +248,12 @@ export interface StepFormContext {
   company: CompanyInfo | null;
   /** Leaves the wizard for a named route (src/core/routes.ts, e.g. `register-questionnaire-info`): widgets never use window.location. */
   navigate(routeName: string): void;
+  /** Leaves the app for another site (an office popup's service), as the pricing step leaves for the payment page. */
+  leaveFor(url: string): void;
 }
+
+export type { OfficeService } from '@/core/api-types';
+import type { OfficeService } from '@/core/api-types';
 
 /** The applicant's partner and its prices (`partner` of the request); `stripe_id` is what the pricing step submits. */
 export type PartnerOffer = Pick<RegistrationRequest['partner'], 'name' | 'is_unaffiliated' | 'description' | 'footnote' | 'prices'>;

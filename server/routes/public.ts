@@ -24,6 +24,10 @@ export default (async (app) => {
       support_widget_url: app.config.supportWidgetUrl,
       site_url: app.config.siteUrl,
       contact_email: app.config.contactEmail,
+      contact_phone: app.config.contactPhone,
+      logo_url: app.config.logoUrl,
+      terms_url: app.config.termsUrl,
+      privacy_url: app.config.privacyUrl,
     },
   }));
 }) satisfies FastifyPluginAsync;

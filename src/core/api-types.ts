@@ -95,10 +95,17 @@ export interface PublicConfig {
   product_slug: string;
   dashboard_url: string;
   support_widget_url: string | null;
-  /** The product's main site (questionnaire info page). */
-  site_url: string | null;
-  /** Where applicants write to (questionnaire info page). */
-  contact_email: string | null;
+  /** The product's main site (questionnaire info page); default from content/brand.json. */
+  site_url: string;
+  /** Where applicants write to (questionnaire info page, footer). */
+  contact_email: string;
+  /** Shown in the footer when set. */
+  contact_phone: string | null;
+  /** The brand's logo (an address or a path of this server). */
+  logo_url: string;
+  /** Terms and conditions, privacy policy: this server's pages (content/legal) or addresses elsewhere. */
+  terms_url: string;
+  privacy_url: string;
 }
 
 export interface OutboxMail {
@@ -183,4 +190,13 @@ export interface RegistrationRequest {
     footnote: string | null;
     prices: PartnerPrice[];
   };
+}
+
+/** A service the overview's office popup offers instead of the product (`GET /api/nomenclature/office-services`). */
+export interface OfficeService {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Where choosing it sends the applicant (https). */
+  url: string;
 }

@@ -8,6 +8,7 @@ import { fields, widgets } from '../../widgets/registry';
 import type { Profile, StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
 import { StepForm } from './StepForm';
+import { StepGuide } from './StepGuide';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
 import { loadedValidator, stepSchema, stepValidator } from './validators';
 
@@ -60,9 +61,11 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   const [uploadProgress, setUploadProgress] = useState<number | null>(null);
   // The latest onLeave, so a new callback from the parent does not rebuild the widgets' context.
   const leave = useRef(onLeave);
+  const redirect = useRef(onRedirect);
   useEffect(() => {
     leave.current = onLeave;
-  }, [onLeave]);
+    redirect.current = onRedirect;
+  }, [onLeave, onRedirect]);
   const formContext: StepFormContext = useMemo(
     () => ({
       services,
@@ -71,6 +74,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       media: request.media as StepFormContext['media'],
       mailingAddress: request.mailing_address as StepFormContext['mailingAddress'],
       navigate: (routeName) => leave.current(routePath(routeName, flow.registrationType, [flow]) ?? '/'),
+      leaveFor: (url) => redirect.current(url),
       reloadRequest: async () => onRequest(await api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)),
       attachFile: (field, file, fileName = 'file') => {
         if (file) attachments.current.set(field, { file, fileName });
@@ -172,6 +176,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       <Heading as="h1" size="xl" id={`${step.id}-title`}>
         {t(step.title, { partner: request.partner.name })}
       </Heading>
+      <StepGuide step={step} services={services} />
       {step.copy?.notice ? (
         <Alert.Root status="info">
           <Alert.Indicator />

@@ -102,8 +102,17 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
 
   return (
     <Stack gap="4">
-      <Text fontSize="sm" color="fg.muted" data-testid="wizard-progress">
-        {services.t('steps:common.progress', { position, total })}
+      {/* "Pasul X din N" and the step's short name from the flow file (`name`), so the applicant knows where they are. */}
+      <Text fontSize="sm" color="fg.muted">
+        <span data-testid="wizard-progress">{services.t('steps:common.progress', { position, total })}</span>
+        {step.name ? (
+          <>
+            {' · '}
+            <Text as="span" fontWeight="semibold" data-testid="wizard-step-name">
+              {services.t(step.name)}
+            </Text>
+          </>
+        ) : null}
       </Text>
       <StepRunner
         key={`${step.id}:${request.steps.current.identifier}`}

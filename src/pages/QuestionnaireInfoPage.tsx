@@ -48,17 +48,14 @@ export function QuestionnaireInfoPage() {
         <Button variant="outline" onClick={() => void back()} loading={busy}>
           {t('questionnaireInfo.back')}
         </Button>
-        {config.site_url && (
-          <Button asChild>
-            <a href={config.site_url}>{t('questionnaireInfo.site')}</a>
-          </Button>
-        )}
+        {/* The brand settings always have both (content/brand.json, MAIN_SITE_URL / CONTACT_EMAIL): never a dead end. */}
+        <Button asChild>
+          <a href={config.site_url}>{t('questionnaireInfo.site')}</a>
+        </Button>
       </HStack>
-      {config.contact_email && (
-        <Link href={`mailto:${config.contact_email}`} color="brand.fg" textDecoration="underline">
-          {t('questionnaireInfo.contact')}
-        </Link>
-      )}
+      <Link href={`mailto:${config.contact_email}`} color="brand.fg" textDecoration="underline">
+        {t('questionnaireInfo.contact')}
+      </Link>
     </PageLayout>
   );
 }

@@ -184,6 +184,18 @@ describe('navigation', () => {
     expect(progress(flow, 'requesting-company-step-4')).toEqual({ position: 5, total: 10, percent: 50 });
   });
 
+  it('"Am PFA" after paying: the pricing step is done, not gone, so the counter keeps the flow\'s 7 steps', () => {
+    const unpaid = resolveFlow(existingPfa, ctx());
+    const paid = resolveFlow(existingPfa, ctx({ paid: true }));
+    expect(progress(unpaid, 'existing-company-step-4')).toMatchObject({ position: 4, total: 7 });
+    // Identity comes after pricing: 5 of 7 before and after the payment (it was "4 din 6" once paid).
+    expect(progress(unpaid, 'existing-company-step-5')).toMatchObject({ position: 5, total: 7 });
+    expect(progress(paid, 'existing-company-step-5')).toMatchObject({ position: 5, total: 7 });
+    expect(progress(paid, 'existing-company-step-6')).toEqual({ position: 7, total: 7, percent: 100 });
+    // Navigation still skips it: back from identity goes to "Te-am găsit".
+    expect(stepsInfo(paid, 'existing-company-step-5').previous?.identifier).toBe('existing-company-step-3');
+  });
+
   it('a current step dropped by a variant counts as the next remaining one', () => {
     const dropped = resolveFlow({ ...newPfa, variants: [{ id: 'x', when: { partner: 'neafiliat' }, steps: { 'requesting-company-step-3': null } }] }, ctx());
     expect(dropped.steps).toHaveLength(9);

@@ -52,9 +52,15 @@ test('Am PFA: fiscal code → Te-am găsit → payment → identity → card →
 
   // 4. Pricing and the built-in checkout; back at step 5 by the returned identifier.
   await expect(page).toHaveURL(/\/inregistrare\/4$/);
+  const counter = page.getByTestId('wizard-progress');
+  await expect(counter).toHaveText('Pasul 4 din 7');
+  await expect(page.getByTestId('wizard-step-name')).toHaveText('Abonament');
   await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
   await payAtBuiltinCheckout(page);
   await expect(page).toHaveURL(/\/inregistrare\/5$/);
+  // The counter keeps the flow's 7 steps once paid (it said "Pasul 4 din 6").
+  await expect(counter).toHaveText('Pasul 5 din 7');
+  await expect(page.getByTestId('wizard-step-name')).toHaveText('Identitate');
 
   // 5. Identity ("Noi depunem totul pentru tine").
   await completeIdentity(page);
@@ -62,11 +68,17 @@ test('Am PFA: fiscal code → Te-am găsit → payment → identity → card →
 
   // 7. Card, then 6. signature.
   await expect(page).toHaveURL(/\/inregistrare\/7$/);
+  await expect(counter).toHaveText('Pasul 6 din 7');
   await page.locator('label', { has: page.getByRole('radio', { name: 'Nu, mulțumesc' }) }).click();
-  await page.getByRole('button', { name: 'Trimite dosar' }).click();
-  await expect(page).toHaveURL(/\/inregistrare\/6$/);
-  await drawSignature(page);
+  // This flow sends no dossier: the card step's button is "Pasul următor" (issue 17), not "Trimite dosar".
+  await expect(page.getByRole('button', { name: 'Trimite dosar' })).toHaveCount(0);
   await next(page).click();
+  await expect(page).toHaveURL(/\/inregistrare\/6$/);
+  await expect(counter).toHaveText('Pasul 7 din 7');
+  // The last step says where the applicant goes next, and its button too.
+  await expect(page.getByText(/Acesta este ultimul pas\. După ce semnezi, te ducem în contul tău Ghișeu/)).toBeVisible();
+  await drawSignature(page);
+  await page.getByRole('button', { name: 'Semnează și mergi în contul tău' }).click();
 
   // The hand-over to the dashboard.
   await expect(page).toHaveURL(/\/sso\/[^/]+$/);

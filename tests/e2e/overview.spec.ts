@@ -1,7 +1,7 @@
 /**
  * The overview step (new-PFA step 7, "Dosarul tău este gata") in Chromium against the real server:
  * inline edit of the CNP with a bad and a good value, the CAEN search and the primary-code rule,
- * the registered-office popup both ways.
+ * the registered-office popup: keeping the office, or leaving for one of its two services.
  */
 import type { Envelope } from '@/core/api-types';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
@@ -45,12 +45,34 @@ test('registered office at home: the popup keeps the office at the product, or l
   await expect(dialog).toHaveCount(0);
   await expect(product).toBeChecked();
 
+  // The two services of server/db/seed/office-services.json; the external sites are answered here, not fetched.
+  const visited: string[] = [];
+  await page.route(/^https:\/\/(portal\.onrc\.ro|www\.ceccar\.ro)\//, async (route) => {
+    visited.push(route.request().url());
+    await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Serviciu extern</title><h1>Serviciu extern</h1>' });
+  });
   await page.locator('label', { has: home }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }).click();
-  await expect(page).toHaveURL(/\/inregistrare\/chestionar\/info$/);
+  const services = page.getByRole('alertdialog').getByRole('list', { name: 'Servicii pentru PFA cu sediul acasă' });
+  await expect(services.getByRole('listitem')).toHaveCount(2);
+  await expect(services.getByText('Portalul ONRC', { exact: true })).toBeVisible();
+  await expect(services.getByText('Un expert contabil CECCAR', { exact: true })).toBeVisible();
+  await services.getByRole('button', { name: 'Mergi la Portalul ONRC' }).click();
+  // Leaves for the service's site, never for the questionnaire's dead-end page.
+  await expect(page).toHaveURL('https://portal.onrc.ro/');
+  await expect(page.getByRole('heading', { name: 'Serviciu extern' })).toBeVisible();
+  expect(visited).toEqual(['https://portal.onrc.ro/']);
   const state = await currentRequest(request, account);
   expect(state.status).toBe('lost');
   expect(state.lost_reason).toBe('sediu-la-client');
+});
+
+test('registered office at home: the second service leaves for its own site', async ({ page, request }) => {
+  const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
+  await page.route(/^https:\/\/www\.ceccar\.ro\//, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>CECCAR</title><h1>CECCAR</h1>' }));
+  await page.locator('label', { has: page.getByRole('radio', { name: 'Vreau sediul social acasă' }) }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Mergi la Un expert contabil CECCAR' }).click();
+  await expect(page).toHaveURL('https://www.ceccar.ro/');
+  expect((await currentRequest(request, account)).lost_reason).toBe('sediu-la-client');
 });
 
 test('back on the overview after sending: nothing is editable and "Status dosar" opens the status page', async ({ page, request }) => {

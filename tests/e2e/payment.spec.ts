@@ -71,7 +71,8 @@ test('existing PFA: paying returns to the next step (identity), and "Înapoi" sk
   await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
   await page.getByRole('button', { name: 'Plătește' }).click();
   await expect(page).toHaveURL(/\/inregistrare\/5$/);
-  await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 4 din 6');
+  // Identity is step 5 of the flow's 7 whether or not the pricing step is paid (issue 17: it said "Pasul 4 din 6").
+  await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 5 din 7');
   expect(await purchases(page)).toHaveLength(1);
   const state = await currentRequest(request, account, '/api/registration/existing/open');
   expect(state).toMatchObject({ paid: true, step: 'existing-company-step-5' });

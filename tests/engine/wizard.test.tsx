@@ -16,6 +16,24 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     await waitFor(() => expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10'));
   });
 
+  it('shows the step name from the flow file beside the counter', async () => {
+    const { api } = fakeApi(request('requesting-company-step-4'));
+    renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
+    await waitFor(() => expect(screen.getByTestId('wizard-step-name').textContent).toBe('Stare civilă'));
+    expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10');
+  });
+
+  it('identity: the flow file’s privacy note (with the privacy page) and photo tips above the widget', async () => {
+    const { api } = fakeApi(request('requesting-company-step-1'));
+    const services = { ...fakeServices(), legal: { termsUrl: '/termeni', privacyUrl: '/confidentialitate' } };
+    renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api} services={services} />);
+    const note = await screen.findByTestId('step-privacy-note');
+    expect(note.textContent).toMatch(/^Fotografiile buletinului și selfie-ul sunt folosite doar pentru verificarea identității tale/);
+    expect(within(note).getByRole('link', { name: 'Politica de confidențialitate' }).getAttribute('href')).toBe('/confidentialitate');
+    const tips = screen.getByRole('region', { name: 'Sfaturi pentru fotografii clare' });
+    expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
+  });
+
   it('step guard: typing another step’s URL lands on the current step', async () => {
     const { api } = fakeApi(request('requesting-company-step-2'));
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);

@@ -62,6 +62,38 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the brand from content/brand.json, each value overridable by its variable (issue 17)', () => {
+    expect(loadConfig({})).toMatchObject({
+      siteUrl: 'https://ghiseu.ro',
+      contactEmail: 'contact@ghiseu.ro',
+      contactPhone: null,
+      logoUrl: '/logo.svg',
+      termsUrl: '/termeni',
+      privacyUrl: '/confidentialitate',
+    });
+    const env = {
+      PRODUCT_NAME: 'Contabil Rapid',
+      MAIN_SITE_URL: 'https://contabil.example',
+      CONTACT_EMAIL: 'ajutor@contabil.example',
+      CONTACT_PHONE: '+40 21 123 4567',
+      LOGO_URL: 'https://cdn.contabil.example/logo.svg',
+      TERMS_URL: 'https://contabil.example/termeni',
+      PRIVACY_URL: '/politica',
+    };
+    expect(loadConfig(env)).toMatchObject({
+      productName: 'Contabil Rapid',
+      siteUrl: 'https://contabil.example',
+      contactEmail: 'ajutor@contabil.example',
+      contactPhone: '+40 21 123 4567',
+      logoUrl: 'https://cdn.contabil.example/logo.svg',
+      termsUrl: 'https://contabil.example/termeni',
+      privacyUrl: '/politica',
+    });
+    expect(refusal({ TERMS_URL: 'javascript:alert(1)' })).toMatch(/TERMS_URL .*nu este o adresă http\(s\):\/\/ sau o cale/);
+    expect(refusal({ PRIVACY_URL: '//evil.example/p' })).toMatch(/PRIVACY_URL/);
+    expect(refusal({ CONTACT_PHONE: '<script>' })).toMatch(/CONTACT_PHONE .*nu este un număr de telefon/);
+  });
+
   it('reads numbers as numbers and treats an empty text variable as unset', () => {
     const config = loadConfig({ PORT: '8080', LOGIN_MAX_ATTEMPTS: '3', IDV_SIMULATOR_DELAY_MS: '0', DATABASE_URL: '', SMTP_URL: '', VERIFF_API_KEY: '' });
     expect(config).toMatchObject({ port: 8080, loginMaxAttempts: 3, idvSimulatorDelayMs: 0, databaseUrl: null, smtpUrl: null, veriffApiKey: null });

@@ -144,8 +144,13 @@ describe('GET /api/health and /api/config', () => {
       product_slug: 'ghiseu',
       dashboard_url: 'http://localhost:3000',
       support_widget_url: null,
-      site_url: null,
-      contact_email: null,
+      // The brand's defaults (content/brand.json) with no variable set: never a dead end.
+      site_url: 'https://ghiseu.ro',
+      contact_email: 'contact@ghiseu.ro',
+      contact_phone: null,
+      logo_url: '/logo.svg',
+      terms_url: '/termeni',
+      privacy_url: '/confidentialitate',
     });
   });
 

@@ -14,8 +14,12 @@ export const CONFIG: PublicConfig = {
   product_slug: 'ghiseu',
   dashboard_url: 'https://dashboard.example',
   support_widget_url: null,
-  site_url: null,
-  contact_email: null,
+  site_url: 'https://ghiseu.ro',
+  contact_email: 'contact@ghiseu.ro',
+  contact_phone: null,
+  logo_url: '/logo.svg',
+  terms_url: '/termeni',
+  privacy_url: '/confidentialitate',
 };
 
 export interface RecordedCall {

@@ -64,6 +64,10 @@ function fakeCaen(initial: CaenCode[] = []) {
       return { profile: state.profile, codes: withPrimary(state.codes) };
     }),
     markAsLost: vi.fn(async () => undefined),
+    officeServices: vi.fn(async () => [
+      { id: 'portal-onrc', name: 'Portalul ONRC', description: 'Depui singur cererea.', url: 'https://portal.onrc.ro' },
+      { id: 'contabil-ceccar', name: 'Un expert contabil CECCAR', description: null, url: 'https://www.ceccar.ro' },
+    ]),
   } satisfies CaenService;
   return { caen, state };
 }
@@ -81,9 +85,10 @@ function setup(options: { codes?: CaenCode[]; partner?: { slug: string; is_unaff
     }) as EngineApi['post'],
   };
   const notify = vi.fn();
+  const onRedirect = vi.fn();
   const user = userEvent.setup({ delay: null });
-  renderAt('/infiintare-pfa/7', <Wizard registrationType={2} api={api} services={fakeServices({ caen, notify })} />);
-  return { caen, state, posts, user, notify };
+  renderAt('/infiintare-pfa/7', <Wizard registrationType={2} api={api} services={fakeServices({ caen, notify })} onRedirect={onRedirect} />);
+  return { caen, state, posts, user, notify, onRedirect };
 }
 
 async function shown() {
@@ -235,14 +240,30 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     expect(caen.markAsLost).not.toHaveBeenCalled();
   });
 
-  it('office at home: leaving marks the request lost (sediu-la-client) and goes to the questionnaire info page', async () => {
-    const { user, caen } = setup({ codes: [CODES[0]] });
+  it('office at home: the popup offers two services; choosing one marks the request lost (sediu-la-client) and leaves for its site', async () => {
+    const { user, caen, onRedirect } = setup({ codes: [CODES[0]] });
     await shown();
     await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
     const dialog = await screen.findByRole('alertdialog');
-    await user.click(await within(dialog).findByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' }));
-    // Through the router (the engine's formContext `navigate`), not a full page load.
-    await waitFor(() => expect(location()).toBe('/inregistrare/chestionar/info'));
+    const list = await within(dialog).findByRole('list', { name: 'Servicii pentru PFA cu sediul acasă' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(list).getByText('Depui singur cererea.')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' })).toBeNull();
+    await user.click(within(list).getByRole('button', { name: 'Mergi la Un expert contabil CECCAR' }));
+    await waitFor(() => expect(onRedirect).toHaveBeenCalledWith('https://www.ceccar.ro'));
     expect(caen.markAsLost).toHaveBeenCalledWith('sediu-la-client');
+    // Never the questionnaire's dead-end page.
+    expect(location()).toBe('/infiintare-pfa/7');
+  });
+
+  it('office at home: when marking the request lost fails, the applicant stays, with the reason', async () => {
+    const { user, caen, onRedirect } = setup({ codes: [CODES[0]] });
+    caen.markAsLost.mockRejectedValueOnce(new Error('offline'));
+    await shown();
+    await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Mergi la Portalul ONRC' }));
+    expect(await within(dialog).findByText('Nu am putut salva alegerea. Încearcă din nou.')).toBeTruthy();
+    expect(onRedirect).not.toHaveBeenCalled();
   });
 });

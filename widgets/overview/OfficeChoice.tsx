@@ -1,4 +1,4 @@
-import { Button, Dialog, Fieldset, Heading, Portal, RadioGroup, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Dialog, Fieldset, Heading, Portal, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import type { StepServices } from '../types';
 import { FieldErrors } from '../shared/FieldErrors';
 import type { AddressType } from './overview-rules';
@@ -54,7 +54,7 @@ export function OfficeChoice({ value, office, errors, errorId, name, editable, t
         <FieldErrors id={errorId} errors={errors} />
       </Fieldset.Root>
 
-      <Dialog.Root open={office.dialogOpen} onOpenChange={(e) => !e.open && !office.leaving && office.keep()} role="alertdialog" placement="center">
+      <Dialog.Root open={office.dialogOpen} onOpenChange={(e) => !e.open && office.leaving === null && office.keep()} role="alertdialog" placement="center">
         <Portal>
           <Dialog.Backdrop />
           <Dialog.Positioner>
@@ -66,6 +66,7 @@ export function OfficeChoice({ value, office, errors, errorId, name, editable, t
                 <Stack gap="3">
                   <Text>{t('steps:overview.homeDialogText')}</Text>
                   <Text>{t('steps:overview.homeDialogLeaveText')}</Text>
+                  <OfficeServices office={office} t={t} />
                   {office.leaveError ? (
                     <Text role="alert" color="fg.error">
                       {office.leaveError}
@@ -74,11 +75,8 @@ export function OfficeChoice({ value, office, errors, errorId, name, editable, t
                 </Stack>
               </Dialog.Body>
               <Dialog.Footer flexWrap="wrap" gap="2">
-                <Button colorPalette="blue" onClick={office.keep} disabled={office.leaving}>
+                <Button colorPalette="blue" onClick={office.keep} disabled={office.leaving !== null}>
                   {t('steps:overview.keepOffice')}
-                </Button>
-                <Button variant="outline" onClick={() => void office.leave()} loading={office.leaving}>
-                  {t('steps:overview.leave')}
                 </Button>
               </Dialog.Footer>
             </Dialog.Content>
@@ -86,5 +84,41 @@ export function OfficeChoice({ value, office, errors, errorId, name, editable, t
         </Portal>
       </Dialog.Root>
     </>
+  );
+}
+
+/** The popup's services (seed data): each one's name, what it offers and the button that leaves for it. */
+function OfficeServices({ office, t }: { office: HomeOffice; t: StepServices['t'] }) {
+  if (office.servicesFailed) {
+    return (
+      <Text role="alert" color="fg.error">
+        {t('steps:overview.servicesError')}
+      </Text>
+    );
+  }
+  if (!office.services) return <Text color="fg.muted">{t('steps:overview.servicesLoading')}</Text>;
+  return (
+    <Stack as="ul" listStyleType="none" gap="3" aria-label={t('steps:overview.servicesLabel')} data-testid="office-services">
+      {office.services.map((service) => (
+        <Box as="li" key={service.id} borderWidth="1px" borderRadius="l2" p="3">
+          <Text fontWeight="semibold">{service.name}</Text>
+          {service.description ? (
+            <Text fontSize="sm" color="fg.muted">
+              {service.description}
+            </Text>
+          ) : null}
+          <Button
+            mt="2"
+            size="sm"
+            variant="outline"
+            onClick={() => void office.leave(service)}
+            loading={office.leaving === service.id}
+            disabled={office.leaving !== null && office.leaving !== service.id}
+          >
+            {t('steps:overview.goToService', { name: service.name })}
+          </Button>
+        </Box>
+      ))}
+    </Stack>
   );
 }

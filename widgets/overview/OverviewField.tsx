@@ -33,7 +33,7 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
 
   const codes = useCaenCodes({ caen, t, notify: services.notify, lockedCodes: options.lockedCodes ?? [], maxCodes, byOperator });
   const { profile, save: saveProfile } = useProfileEdits(ctx.profile, caen, services, ctx.reloadRequest);
-  const office = useHomeOffice({ value: formData?.address_type, onChange, path: fieldPathId.path, markAsLost: caen.markAsLost, navigate: ctx.navigate, t, leaveReason: options.leaveReason ?? '', leaveRoute: options.leaveRoute ?? 'home' });
+  const office = useHomeOffice({ value: formData?.address_type, onChange, path: fieldPathId.path, caen, leaveFor: ctx.leaveFor, t, leaveReason: options.leaveReason ?? '' });
   const { data } = codes;
   const editable = !disabled && data?.editable !== false;
   const pfaName = data?.company_name || ['PFA', profile.last_name, profile.first_name].filter(Boolean).join(' ');

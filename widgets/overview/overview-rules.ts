@@ -11,8 +11,6 @@ export interface OverviewOptions {
   maxCodes?: number;
   /** The lost reason kept when the applicant leaves for an office at home (`sediu-la-client`). */
   leaveReason?: string;
-  /** The named route opened then (`register-questionnaire-info`, the questionnaire's dead-end info page). */
-  leaveRoute?: string;
   /** Operators add the codes (activity unknown): the block is read-only. */
   codesByOperator?: boolean;
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Box, Button, Image, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Image, Link, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
 import SignaturePad from 'signature_pad';
 import { stepContext, type MediaFile } from '../types';
@@ -247,6 +247,12 @@ export default function SignatureField(props: FieldProps<SignatureData>) {
 
       <Stack gap="2" fontSize="sm">
         <Text id={consentId}>{t('steps:signature.consent')}</Text>
+        {/* The terms the consent cites, opened beside the wizard (brand settings: /termeni or TERMS_URL). */}
+        {services.legal ? (
+          <Link href={services.legal.termsUrl} target="_blank" rel="noopener" color="brand.fg" textDecoration="underline" alignSelf="flex-start">
+            {t('steps:signature.readTerms')}
+          </Link>
+        ) : null}
         <Text>{t('steps:signature.ownLawyer')}</Text>
       </Stack>
     </Stack>

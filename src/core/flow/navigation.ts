@@ -64,9 +64,17 @@ export function stepByPath(flow: Pick<ResolvedFlow, 'steps'>, path: string): Flo
   return flow.steps.find((s) => s.path === clean) ?? null;
 }
 
-/** Progress for the wrapper's bar: 1-based position and total. */
+/**
+ * Progress for the wrapper's bar: 1-based position and total. Steps a variant marks `done` (behind
+ * the applicant, e.g. the paid pricing step) still count, so paying never shortens the flow
+ * ("Pasul 5 din 7" stays "din 7").
+ */
 export function progress(flow: ResolvedFlow, currentId: string): { position: number; total: number; percent: number } {
-  const info = stepsInfo(flow, currentId);
-  const position = info.current.index + 1;
-  return { position, total: info.total, percent: Math.round((position / info.total) * 100) };
+  const current = flow.steps[stepsInfo(flow, currentId).current.index];
+  const kept = new Set(flow.steps.map((s) => s.id));
+  const counted = flow.allSteps.filter((s) => kept.has(s.id) || s.done);
+  const at = counted.findIndex((s) => s.id === current.id);
+  const position = at + 1;
+  const total = counted.length;
+  return { position, total, percent: Math.round((position / total) * 100) };
 }

@@ -24,7 +24,7 @@ export interface ResolvedFlow extends Omit<Flow, 'variants'> {
 
 /**
  * The flow for one request: variants whose condition holds are applied in file order (a `null`
- * patch or `skip: true` drops a step), then steps whose `when` fails are dropped.
+ * patch, `skip: true` or `done: true` drops a step), then steps whose `when` fails are dropped.
  */
 export function resolveFlow(flow: Flow, context: FlowContext): ResolvedFlow {
   const applied: string[] = [];
@@ -44,6 +44,6 @@ export function resolveFlow(flow: Flow, context: FlowContext): ResolvedFlow {
     ...rest,
     variants: applied,
     allSteps: steps,
-    steps: steps.filter((s) => !s.skip && (!s.when || evaluate(s.when, context))),
+    steps: steps.filter((s) => !s.skip && !s.done && (!s.when || evaluate(s.when, context))),
   };
 }

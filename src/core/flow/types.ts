@@ -76,6 +76,8 @@ export interface FlowStep {
   uiSchema?: Record<string, unknown>;
   /** Locale keys of the step's copy. */
   title: string;
+  /** The step's short name (a locale key), shown beside "Pasul X din N". */
+  name?: string;
   copy?: Record<string, string>;
   /** Whether the step guard applies (spec: every step but the first of each flow). */
   guarded?: boolean;
@@ -83,6 +85,11 @@ export interface FlowStep {
   when?: Condition;
   /** Set by a variant to drop the step. */
   skip?: boolean;
+  /**
+   * Set by a variant: the step is behind the applicant (the paid pricing step). Navigation skips it
+   * like `skip`, but "Pasul X din N" still counts it, so the counter keeps the flow's length.
+   */
+  done?: boolean;
   /** Which issue/module implements the step's screen; "pending" steps show a notice until then. */
   status?: 'ready' | 'pending';
   submit: StepSubmit;

@@ -3,6 +3,7 @@ import { Box, Button, Container, Flex, HStack, Text } from '@chakra-ui/react';
 import { Outlet } from 'react-router';
 import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
 import { useLogout } from '@/shared/auth-actions';
+import { BrandMark, SiteFooter } from '@/shared/components/Brand';
 import { FlowProgressContext, type FlowProgress } from '@/shared/flow-progress';
 import { useT } from '@/shared/useT';
 // Only these two keys of each flow file reach this chunk (Vite's named JSON exports): the header's title is the flow's.
@@ -10,8 +11,8 @@ import { registrationType as newPfaType, title as newPfaTitle } from '../../../f
 import { title as existingPfaTitle } from '../../../flows/existing-pfa.json';
 
 /**
- * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the flow title and the Logout
- * action, the step progress bar and the nested step view. The wrong registration type never gets
+ * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the brand, the flow title and the
+ * Logout action, the step progress bar, the nested step view and the footer (contact, terms, privacy). The wrong registration type never gets
  * here: the route's loader sends it to its own flow.
  */
 export function FlowLayout({ registrationType }: { registrationType: RegistrationTypeValue }) {
@@ -30,9 +31,12 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
         <Box as="header" bg="bg" borderBottomWidth="1px">
           <Container maxW="4xl" px={{ base: '4', sm: '6' }}>
             <HStack justify="space-between" gap="4" py="3">
-              <Text fontWeight="semibold" fontSize={{ base: 'md', sm: 'lg' }} color="brand.fg">
-                {title}
-              </Text>
+              <HStack gap={{ base: '2', sm: '4' }} minW="0" flexWrap="wrap" rowGap="0">
+                <BrandMark />
+                <Text fontWeight="semibold" fontSize={{ base: 'sm', sm: 'md' }} color="fg.muted" data-testid="flow-title">
+                  {title}
+                </Text>
+              </HStack>
               <Button
                 variant="outline"
                 size="sm"
@@ -69,6 +73,7 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
             <Outlet />
           </Container>
         </Box>
+        <SiteFooter />
       </Flex>
     </FlowProgressContext.Provider>
   );

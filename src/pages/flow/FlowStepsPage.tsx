@@ -3,6 +3,7 @@ import { Spinner } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { api } from '@/shared/api/client';
+import { useConfig } from '@/shared/api/hooks';
 import { browser } from '@/shared/browser';
 import { loadStepsNamespace } from '@/shared/i18n';
 import { session, useSession } from '@/shared/session';
@@ -58,7 +59,9 @@ export function FlowStepsPage() {
     };
   }, [copy, copyReady, i18n]);
 
-  const services: StepServices = useMemo(() => createStepServices(t, flow), [t, flow]);
+  const { config } = useConfig();
+  const { terms_url: termsUrl, privacy_url: privacyUrl } = config;
+  const services: StepServices = useMemo(() => ({ ...createStepServices(t, flow), legal: { termsUrl, privacyUrl } }), [t, flow, termsUrl, privacyUrl]);
   // Stable callbacks: the progress bar re-renders this page, and the memoized wizard stays as it is.
   const onProgress = useCallback(
     ({ percent, position, total }: { percent: number; position: number; total: number }) =>

@@ -21,7 +21,7 @@ import type {
   Profile,
   StepServices,
 } from '../../../widgets/types';
-import type { RegistrationRequest } from '@/core/api-types';
+import type { OfficeService, RegistrationRequest } from '@/core/api-types';
 import type { Flow } from '@/core/flow';
 
 /** An ApiError as the widgets see it: status, message, the server's `code` and field errors. */
@@ -117,6 +117,7 @@ export function createStepServices(t: StepServices['t'], flow: Flow): StepServic
       overview: () => api.get<OverviewData>('/api/registration/overview'),
       updateFormData: (values) => mapped(() => api.post<RegistrationRequest & { codes: OverviewData['codes'] }>('/api/registration/update/form-data', values)).then((r) => ({ profile: r.profile as Profile, codes: r.codes })),
       markAsLost: (reason) => api.post<unknown>('/api/mark-as-lost', { reason_identifier: reason }).then(() => undefined),
+      officeServices: () => api.get<OfficeService[]>('/api/nomenclature/office-services'),
     },
     reloadPage: () => browser.reload(),
     notify: (type, text) => toaster.create({ type, description: text }),

@@ -1,4 +1,5 @@
 import { Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { BrandMark, SiteFooter } from '@/shared/components/Brand';
 import { usePageTitle, useT } from '@/shared/useT';
 import { BannerSlider } from './BannerSlider';
 import { LoginForm, type LoginFormProps } from './LoginForm';
@@ -8,31 +9,35 @@ export function LoginLayout({ subtitle, form }: { subtitle: string; form: LoginF
   const t = useT('auth');
   usePageTitle(t('login.pageTitle'));
   return (
-    <Flex as="main" id="main" tabIndex={-1} outline="none" minH="100dvh" align="stretch">
-      <Flex flex="1" align="center" justify="center" px={{ base: '4', sm: '8' }} py={{ base: '8', md: '12' }} bg="bg">
-        <Stack gap="6" w="full" maxW="sm">
-          <Stack gap="2">
-            <Heading as="h1" size="2xl">
-              {t('login.title')}
-            </Heading>
-            <Text color="fg.muted">{subtitle}</Text>
+    <Flex direction="column" minH="100dvh">
+      <Flex as="main" id="main" tabIndex={-1} outline="none" flex="1" align="stretch">
+        <Flex flex="1" align="center" justify="center" px={{ base: '4', sm: '8' }} py={{ base: '8', md: '12' }} bg="bg">
+          <Stack gap="6" w="full" maxW="sm">
+            <BrandMark />
+            <Stack gap="2">
+              <Heading as="h1" size="2xl">
+                {t('login.title')}
+              </Heading>
+              <Text color="fg.muted">{subtitle}</Text>
+            </Stack>
+            <LoginForm {...form} />
           </Stack>
-          <LoginForm {...form} />
-        </Stack>
+        </Flex>
+        <Flex
+          display={{ base: 'none', lg: 'flex' }}
+          flex="1"
+          align="center"
+          justify="center"
+          bg="brand.50"
+          px="10"
+          py="12"
+        >
+          <Box w="full" maxW="800px">
+            <BannerSlider />
+          </Box>
+        </Flex>
       </Flex>
-      <Flex
-        display={{ base: 'none', lg: 'flex' }}
-        flex="1"
-        align="center"
-        justify="center"
-        bg="brand.50"
-        px="10"
-        py="12"
-      >
-        <Box w="full" maxW="800px">
-          <BannerSlider />
-        </Box>
-      </Flex>
+      <SiteFooter />
     </Flex>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Checkbox, Field, Fieldset, Heading, NativeSelect, RadioCard, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Checkbox, Field, Fieldset, Heading, HStack, NativeSelect, RadioCard, Spinner, Stack, Text } from '@chakra-ui/react';
 import { FormField, SubmitButton } from '@/shared/components/FormField';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '@/shared/api/client';
@@ -12,6 +12,7 @@ import { TextInput } from '@/shared/components/TextInput';
 import { AppLink } from '@/shared/components/AppLink';
 import { FlashAlert } from '@/shared/components/FlashAlert';
 import { PageLayout } from '@/shared/components/PageLayout';
+import { LegalLinks } from '@/shared/components/Brand';
 import { PasswordInput } from '@/shared/components/PasswordInput';
 import { referralCode, trackedCookies } from '@/shared/cookies';
 import { useServerErrors } from '@/shared/forms';
@@ -269,6 +270,10 @@ export function AccountPage() {
               <Checkbox.Control mt="0.5" />
               <Checkbox.Label fontWeight="normal">{t('account.terms')}</Checkbox.Label>
             </Checkbox.Root>
+            {/* The terms the checkbox accepts, and the privacy policy: real pages, opened beside the form. */}
+            <HStack gap="4" flexWrap="wrap" fontSize="sm" ps="7" data-testid="register-legal-links">
+              <LegalLinks newTab />
+            </HStack>
             <Field.ErrorText>{termsError}</Field.ErrorText>
           </Field.Root>
           <SubmitButton busy={busy} disabled={!complete || errors.hasFieldErrors}>

@@ -1,15 +1,21 @@
 import useSWR from 'swr';
 import type { City, County, Page, Partner, PublicConfig } from '@/core/api-types';
 import { api } from './client';
+// The brand's staff-edited defaults (also the server's, before its variables): what prerendered pages show.
+import brand from '../../../content/brand.json';
 
-/** Used until `GET /api/config` answers (and if it fails): the spec's default brand. */
+/** Used until `GET /api/config` answers (and if it fails): the brand's defaults. */
 export const DEFAULT_CONFIG: PublicConfig = {
-  product_name: 'Ghișeu',
+  product_name: brand.name,
   product_slug: 'ghiseu',
   dashboard_url: '',
   support_widget_url: null,
-  site_url: null,
-  contact_email: null,
+  site_url: brand.site_url,
+  contact_email: brand.contact_email,
+  contact_phone: brand.contact_phone,
+  logo_url: brand.logo_url,
+  terms_url: brand.terms_url,
+  privacy_url: brand.privacy_url,
 };
 
 export const CONFIG_KEY = '/config';

@@ -1,18 +1,27 @@
-import { Box, Container, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Container, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { BrandMark, SiteFooter } from './Brand';
 
 /**
- * A standalone page: the `<main>` landmark (target of the skip link) with a centred card,
- * mobile first (full width under `sm`).
+ * A standalone page: the brand's header, the `<main>` landmark (target of the skip link) with a
+ * centred card, mobile first (full width under `sm`), and the footer (contact, terms, privacy).
  */
 export function PageLayout({ children, maxW = 'md' }: { children: React.ReactNode; maxW?: string }) {
   return (
-    <Box as="main" id="main" tabIndex={-1} minH="100dvh" py={{ base: '6', md: '12' }} px={{ base: '4', sm: '6' }} outline="none">
-      <Container maxW={maxW} px="0">
-        <Stack gap="6" bg="bg" borderRadius="l3" borderWidth={{ base: '0', sm: '1px' }} p={{ base: '4', sm: '8' }} boxShadow={{ sm: 'sm' }}>
-          {children}
-        </Stack>
-      </Container>
-    </Box>
+    <Flex direction="column" minH="100dvh">
+      <Box as="header" pt={{ base: '4', md: '8' }} px={{ base: '4', sm: '6' }}>
+        <Container maxW={maxW} px="0">
+          <BrandMark />
+        </Container>
+      </Box>
+      <Box as="main" id="main" tabIndex={-1} flex="1" py={{ base: '4', md: '6' }} px={{ base: '4', sm: '6' }} outline="none">
+        <Container maxW={maxW} px="0">
+          <Stack gap="6" bg="bg" borderRadius="l3" borderWidth={{ base: '0', sm: '1px' }} p={{ base: '4', sm: '8' }} boxShadow={{ sm: 'sm' }}>
+            {children}
+          </Stack>
+        </Container>
+      </Box>
+      <SiteFooter />
+    </Flex>
   );
 }
 
