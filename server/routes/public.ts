@@ -9,6 +9,10 @@ const publicConfig = obj({
   support_widget_url: nullStr,
   site_url: nullStr,
   contact_email: nullStr,
+  contact_phone: nullStr,
+  logo_url: nullStr,
+  terms_url: nullStr,
+  privacy_url: nullStr,
 });
 
 export default (async (app) => {
