@@ -40,6 +40,15 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
   const { data } = codes;
   const editable = !disabled && data?.editable !== false;
 
+  // The send was refused for the codes: show them as the server has them, the error under the field.
+  const codesError = (errorSchema as { codes?: { __errors?: string[] } } | undefined)?.codes?.__errors?.[0];
+  const reloadCodes = codes.reload;
+  useEffect(() => {
+    if (codesError) void reloadCodes();
+    // When a new error arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [codesError]);
+
   // "Pasul următor" waits for a primary code, unless operators set the codes (activity unknown, spec 001 §6).
   const blockNext = ctx.blockNext;
   const needsPrimary = Boolean(data) && editable && !byOperator && !codes.codes.length;
@@ -93,7 +102,7 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
           byOperator={byOperator}
           editable={editable}
           idBase={idBase}
-          serverError={(errorSchema as { codes?: { __errors?: string[] } } | undefined)?.codes?.__errors?.[0]}
+          serverError={codesError}
         />
       </Stack>
 

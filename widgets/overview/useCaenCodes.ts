@@ -83,6 +83,15 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
     codes,
     error,
     saved,
+    /** The codes as the server now has them (after it refused the send for them: another tab may have changed them). */
+    async reload() {
+      try {
+        const loaded = await caen.overview();
+        if (live.current) setCodes(plain(loaded.codes));
+      } catch {
+        // The codes shown stay; the step's error says what to do.
+      }
+    },
     isLocked: (code: CaenCode | undefined) => Boolean(code && lockedCodes.includes(code.code)),
     replaceAt(index: number, code: CaenCode) {
       const next = [...codes];
