@@ -75,6 +75,10 @@ test('overview: the primary CAEN code comes from the activity chosen at step 2',
 
 test('overview: "Pasul următor" waits for a primary code; a server error shows under the CAEN field', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity: 'design-grafic' } });
+  // The identity decision's names and CNP (the send checks them too).
+  const profile = { first_name: 'Ana', last_name: 'Popescu', personal_code: '1900515125806' };
+  expect((await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7', profile } })).ok()).toBe(true);
+  await page.reload();
   const next = page.getByRole('button', { name: 'Pasul următor' });
   const primary = page.getByRole('combobox', { name: /^Cod principal/ });
   await expect(primary).toHaveValue('');
@@ -103,6 +107,8 @@ test('overview: "Pasul următor" waits for a primary code; a server error shows 
   await expect(primary).not.toHaveAttribute('aria-invalid', 'true');
   await expect(section.getByText('Alege codul CAEN principal.')).toHaveCount(0);
   await expect(next).toBeEnabled();
+  await next.click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/8$/);
 });
 
 for (const [size, viewport] of Object.entries(VIEWPORTS)) {
