@@ -238,6 +238,14 @@ export interface StepFormContext {
    * the power-of-attorney screen on the first press of next). null removes it.
    */
   setSubmitGuard(guard: (() => Promise<boolean> | boolean) | null): void;
+  /**
+   * Holds "Pasul următor" disabled for a reason the widget gives in its words (identity: the home
+   * address is still missing; overview: no primary CAEN code): shown beside the buttons and linked
+   * to the button by `aria-describedby`. null releases it.
+   */
+  blockNext?(reason: string | null): void;
+  /** Clears the step's server error of a field the widget saved by itself (the overview's `codes`). */
+  clearServerError?(field: string): void;
   /** 0..1 while a multipart submit uploads, else null. */
   uploadProgress: number | null;
   /** True while the step is being submitted. */

@@ -1,7 +1,8 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db';
 import { caenCodes } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
+import { defaultCaenCode } from '../db/activity-caen';
 import { cnpProblem as coreCnpProblem } from '../../src/core/personal-code';
 import type { FlowStep, ResolvedFlow } from '../../src/core/flow';
 import type { StepRule } from './model';
@@ -101,6 +102,34 @@ export async function checkCodes(
   const chosen = ids.map((id) => codeOf.get(id));
   if (options.lockedCodes.some((code, i) => chosen[i] !== code)) return MESSAGES.lockedCodes(options.lockedCodes);
   return null;
+}
+
+async function caenIdOf(db: Db, code: string | null): Promise<number | null> {
+  if (!code) return null;
+  const [row] = await db.select({ id: caenCodes.id }).from(caenCodes).where(eq(caenCodes.code, code));
+  return row?.id ?? null;
+}
+
+/**
+ * The codes an activity choice leaves on the request (issue 17): the chosen activity's default CAEN
+ * code (server/db/seed/activities.json) becomes the primary code while the applicant has not chosen
+ * codes of their own (none yet, or only the previous activity's default). Operators' codes (the
+ * unknown activity, spec 001 §6) and a partner's locked codes start without it. Returns the new
+ * `codes`, or undefined to keep what the request holds.
+ */
+export async function activityCodes(
+  db: Db,
+  formData: Record<string, unknown>,
+  activity: string,
+  options: OverviewOptions,
+): Promise<number[] | undefined> {
+  const current = Array.isArray(formData.codes) ? (formData.codes as unknown[]) : [];
+  const previousDefault = await caenIdOf(db, defaultCaenCode(formData.activity));
+  const untouched = current.length === 0 || (current.length === 1 && current[0] === previousDefault);
+  if (!untouched) return undefined;
+  const next = options.codesByOperator || options.lockedCodes.length ? null : await caenIdOf(db, defaultCaenCode(activity));
+  const codes = next === null ? [] : [next];
+  return codes.length === current.length && codes[0] === current[0] ? undefined : codes;
 }
 
 /**

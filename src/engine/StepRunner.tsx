@@ -59,6 +59,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   const attachments = useRef(new Map<string, { file: Blob; fileName: string }>());
   const submitGuard = useRef<(() => Promise<boolean> | boolean) | null>(null);
   const [uploadProgress, setUploadProgress] = useState<number | null>(null);
+  // A widget's reason that holds "Pasul următor" disabled (identity: the address is missing; overview: no primary code).
+  const [blockedBy, setBlockedBy] = useState<string | null>(null);
   // The latest onLeave, so a new callback from the parent does not rebuild the widgets' context.
   const leave = useRef(onLeave);
   const redirect = useRef(onRedirect);
@@ -83,6 +85,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
       setSubmitGuard: (guard) => {
         submitGuard.current = guard;
       },
+      blockNext: setBlockedBy,
+      clearServerError: (field) => setServerErrors((errors) => Object.fromEntries(Object.entries(errors).filter(([k]) => k.split('.')[0] !== field))),
       uploadProgress,
       submitting: busy,
       partner: request.partner,
@@ -104,7 +108,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   }
 
   async function submit() {
-    if (busy || !valid) return;
+    if (busy || !valid || blockedBy) return;
     setBusy(true);
     setFailure(null);
     // Branch conditions see what the request already holds (a sent dossier) and this step's answers.
@@ -168,7 +172,8 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     }
   }
 
-  const requiredHint = step.copy?.required && validator && !valid && !busy ? t(step.copy.required) : null;
+  // Why next is disabled: a widget's reason, else the step's (`copy.required`) while the form is not valid.
+  const requiredHint = busy ? null : (blockedBy ?? (step.copy?.required && validator && !valid ? t(step.copy.required) : null));
   // A server error under a field the form shows is read there; only the others are repeated at the buttons.
   const unplacedError = Object.entries(serverErrors).find(([key]) => !shownFields.has(key.split('.')[0]))?.[1]?.[0];
   return (
@@ -220,7 +225,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           {failure ?? unplacedError}
         </Text>
       ) : null}
-      {/* Why next is disabled, where a step says it (`copy.required`: the questionnaire's "Bifează cel puțin o opțiune."). */}
+      {/* Why next is disabled, where a step or its widget says it (`copy.required`: the questionnaire's "Bifează cel puțin o opțiune."). */}
       {requiredHint ? (
         <Text id={`${step.id}-required`} fontSize="sm" color="fg.muted">
           {requiredHint}
@@ -238,7 +243,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           <Button
             colorPalette="blue"
             onClick={() => void submit()}
-            disabled={!valid || busy || hasErrors}
+            disabled={!valid || busy || hasErrors || Boolean(blockedBy)}
             loading={busy}
             aria-describedby={requiredHint ? `${step.id}-required` : undefined}
           >

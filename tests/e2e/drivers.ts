@@ -10,8 +10,11 @@ import { identityPhotos } from './images';
 export type Driver = (
   page: Page,
   value: Record<string, unknown>,
-  ctx: { request: APIRequestContext; registrationType: 1 | 2; step?: FlowStep },
+  ctx: { request: APIRequestContext; registrationType: 1 | 2; step?: FlowStep; screen?: Screen },
 ) => Promise<void>;
+
+/** Called on each screen a driver passes through, once it is drawn (the axe sweep checks it). */
+export type Screen = (label: string) => Promise<void>;
 
 async function payload<T>(request: APIRequestContext, url: string): Promise<T> {
   const res = await request.get(url);
@@ -50,8 +53,10 @@ export async function uploadIdentityPhotos(page: Page, prefix = 'buletin'): Prom
 }
 
 /** "Modifică informații", the home address and place of birth, "Salvează". */
-export async function fillHomeAddress(page: Page): Promise<void> {
+export async function fillHomeAddress(page: Page, screen?: Screen): Promise<void> {
   await page.getByRole('button', { name: 'Modifică informații' }).click();
+  await expect(page.getByRole('textbox', { name: /^Locul nașterii/ })).toBeVisible();
+  await screen?.('address form');
   await page.getByRole('textbox', { name: /^Locul nașterii/ }).fill('Cluj-Napoca');
   await choosePlace(page, 'Județ', 'Cluj', 'Cluj');
   await choosePlace(page, 'Localitate', 'Cluj-Nap', 'Cluj-Napoca');
@@ -65,14 +70,25 @@ export async function fillHomeAddress(page: Page): Promise<void> {
  * The identity step as a desktop user does it: continue on desktop, three photos, "Trimite pentru
  * verificare", the simulator's approval (status polled every 5 s), then the home address.
  */
-export async function completeIdentity(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+export async function completeIdentity(page: Page, screen?: Screen): Promise<void> {
+  await expect(page.getByTestId('identity-step')).toHaveAttribute('data-phase', 'collecting');
+  // On a desktop the QR code comes first; on a phone (up to 1024 px) the camera inputs.
+  const handedOver = await page.getByTestId('identity-handover').isVisible();
+  if (handedOver) await expect(page.getByTestId('identity-qr')).toBeVisible();
+  await screen?.('collecting');
+  if (handedOver) {
+    await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+    await screen?.('uploads on desktop');
+  }
   await uploadIdentityPhotos(page);
+  await screen?.('photos uploaded');
   await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
   await expect(page.getByText('Identitatea ta a fost verificată cu succes.')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('Avem nevoie de adresa ta de domiciliu')).toBeVisible();
-  await fillHomeAddress(page);
+  await screen?.('approved, address missing');
+  await fillHomeAddress(page, screen);
   await expect(page.getByText(/Memorandumului/)).toBeVisible();
+  await screen?.('approved, address saved');
 }
 
 /** Signs on the step's pad with the mouse: a short zig-zag across the canvas. */
@@ -89,12 +105,16 @@ export async function drawSignature(page: Page): Promise<void> {
 }
 
 export const drivers: Record<string, Driver> = {
-  async signature(page) {
+  async signature(page, _value, { screen }) {
+    await expect(page.locator('canvas').first()).toBeVisible();
+    await screen?.('open');
     await drawSignature(page);
   },
   /** Overview: a primary CAEN code when the activity needs one (the credit partner's are preset), the office kept at the product. */
-  async overview(page, value, { step }) {
+  async overview(page, value, { step, screen }) {
     await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: /^Păstrez sediul social/ })).toBeChecked();
+    await screen?.('open');
     const options = (step?.uiSchema?.['ui:options'] ?? {}) as { lockedCodes?: string[]; codesByOperator?: boolean };
     if (options.lockedCodes?.length) {
       // The partner's codes are preset and locked.
@@ -113,9 +133,10 @@ export const drivers: Record<string, Driver> = {
    * Documents: "send later" for the diploma (and the licence, where the activity has one), then the
    * first "Pasul următor", which shows the power-of-attorney screen; the walker's press submits.
    */
-  async documents(page, value) {
+  async documents(page, value, { screen }) {
     // The licence block is part of the step's section: wait for the section before asking whether it is there.
     await expect(page.getByTestId('documents-step')).toBeVisible();
+    await screen?.('open');
     if (value.send_diploma_later) await page.getByRole('button', { name: 'Trimit mai târziu', exact: true }).first().click();
     const licence = page.getByRole('radio', { name: value.driver_license_status === 0 ? 'Nu am permis de conducere' : 'Trimit mai târziu' });
     if (value.driver_license_status !== null && value.driver_license_status !== undefined && (await licence.count())) {
@@ -124,34 +145,42 @@ export const drivers: Record<string, Driver> = {
     }
     await page.getByRole('button', { name: 'Pasul următor' }).click();
     await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+    await screen?.('power of attorney');
   },
-  async mailingAddress(page, value) {
+  async mailingAddress(page, value, { screen }) {
     const name = value.mailing_address_type === 'id_card_address' ? /^Adresa din buletin/ : /^Altă adresă de corespondență/;
     const radio = page.getByRole('radio', { name });
+    await expect(radio).toBeVisible();
+    await screen?.('open');
     await page.locator('label', { has: radio }).click();
     await expect(radio).toBeChecked();
   },
-  async icreditOffice(page, value, { request }) {
+  async icreditOffice(page, value, { request, screen }) {
     const { data: counties } = await payload<{ data: { id: number; name: string }[] }>(request, '/api/nomenclature/county/index/0/42');
     const county = counties.find((c) => c.id === value.icredit_county_id)!;
     const { data: offices } = await payload<{ data: { id: number; name_formatted: string }[] }>(request, `/api/nomenclature/icredit-office/index?county_id=${county.id}`);
     const office = offices.find((o) => o.id === value.icredit_office_id)!;
+    await expect(page.getByRole('combobox', { name: /^Județ/ })).toBeVisible();
+    await screen?.('open');
     await choosePlace(page, 'Județ', county.name, county.name);
     const radio = page.getByRole('radio', { name: new RegExp(`^${office.name_formatted}`) });
     await page.locator('label', { has: radio }).click();
     await expect(radio).toBeChecked();
+    await screen?.('office chosen');
   },
-  async identity(page) {
-    await completeIdentity(page);
+  async identity(page, _value, { screen }) {
+    await completeIdentity(page, screen);
   },
-  async questionnaire(page, value, { request, registrationType }) {
+  async questionnaire(page, value, { request, registrationType, screen }) {
     const reasons = await payload<{ identifier: string; fe_text: string }[]>(request, `/api/nomenclature/lost-reasons/index?registration_type=${registrationType}`);
+    await expect(page.getByRole('checkbox', { name: reasons[0].fe_text, exact: true })).toBeVisible();
+    await screen?.('open');
     for (const id of value.reasons as string[]) {
       const text = reasons.find((r) => r.identifier === id)!.fe_text;
       await pick(page, 'checkbox', text);
     }
   },
-  async activities(page, value, { request }) {
+  async activities(page, value, { request, screen }) {
     const list = await payload<{ id: number; code: string; name: string; is_primary: boolean }[]>(request, '/api/nomenclature/activity/index?is_active=1');
     const activity = list.find((a) => a.id === value.activity_id)!;
     if (activity.code === 'question-mark') {
@@ -162,21 +191,32 @@ export const drivers: Record<string, Driver> = {
     const more = page.getByRole('button', { name: 'Afișează mai multe activități' });
     // The list (and its "more" button) first: isVisible() does not wait.
     await expect(page.getByRole('radio').first()).toBeVisible();
+    await screen?.('open');
     if (!activity.is_primary && (await more.isVisible())) await more.click();
     await pick(page, 'radio', activity.name);
+    await screen?.('chosen');
   },
-  async civilStatus(page, value, { request }) {
-    await page.getByRole('button', { name: value.is_married ? 'Căsătorit(ă)' : 'Necăsătorit(ă)', exact: true }).click();
+  async civilStatus(page, value, { request, screen }) {
+    const choice = page.getByRole('button', { name: value.is_married ? 'Căsătorit(ă)' : 'Necăsătorit(ă)', exact: true });
+    await expect(choice).toBeVisible();
+    await screen?.('open');
+    await choice.click();
     if (value.is_married) {
       const { data } = await payload<{ data: { id: number; display_name: string }[] }>(request, '/api/nomenclature/marital-status/index');
       await pick(page, 'radio', data.find((m) => m.id === value.marital_status_id)!.display_name);
     }
+    await screen?.('chosen');
   },
-  async cardChoice(page, value) {
+  async cardChoice(page, value, { screen }) {
+    await expect(page.getByRole('radio', { name: 'Nu, mulțumesc', exact: true })).toBeVisible();
+    await screen?.('open');
     await pick(page, 'radio', value.ghiseu_card_requested === 1 ? 'Da, m-ar interesa' : 'Nu, mulțumesc');
+    await screen?.('chosen');
   },
   /** Plain fields without a custom widget (the fiscal code): each example value typed into its labelled input. */
-  async $form(page, value, { step }) {
+  async $form(page, value, { step, screen }) {
+    await expect(page.locator(`#${step!.id}_${Object.keys(value)[0]}`)).toBeVisible();
+    await screen?.('open');
     for (const [key, v] of Object.entries(value)) {
       const input = page.locator(`#${step!.id}_${key}`);
       await input.fill(String(v));
@@ -184,17 +224,20 @@ export const drivers: Record<string, Driver> = {
     }
   },
   /** "Te-am găsit": the found PFA, then the first "Pasul următor" shows the power of attorney; the walker's press confirms. */
-  async confirmCompany(page) {
+  async confirmCompany(page, _value, { screen }) {
     await expect(page.getByTestId('company-name')).not.toBeEmpty();
+    await screen?.('open');
     await page.getByRole('button', { name: 'Pasul următor' }).click();
     await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+    await screen?.('power of attorney');
   },
   /** Pricing: the partner's single price is chosen already (several: the example's one is picked). */
-  async pricePlans(page, value) {
+  async pricePlans(page, value, { screen }) {
     await expect(page.getByText('Ce primești')).toBeVisible();
     const radio = page.locator(`input[type="radio"][value="${String(value.selected_stripe_id)}"]`);
     // The prices first (a single price's amount, or the radios of several): count() does not wait.
     await expect(page.getByTestId('price-amount').or(page.locator('input[type="radio"]')).first()).toBeAttached();
+    await screen?.('open');
     if (await radio.count()) await page.locator('label', { has: radio }).click();
     else await expect(page.getByTestId('price-amount')).toBeVisible();
   },

@@ -5,28 +5,15 @@
  * no script error, no script beyond those the HTML names (a request chain of two), no axe violation,
  * and the way from /register through /register/account into the flow, as documents.
  */
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import type { Page } from '@playwright/test';
+import { axeViolations } from './axe';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './fixtures';
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const PAGES = [
   { route: '/login', h1: 'Bine ai revenit!', ready: (page: Page) => page.getByRole('button', { name: 'Intră în cont' }) },
   { route: '/register', h1: 'Creează-ți contul Ghișeu', ready: (page: Page) => page.getByRole('radio', { name: /Vreau PFA/ }) },
   { route: '/password/forgot', h1: 'Ai uitat parola?', ready: (page: Page) => page.getByRole('button', { name: 'Trimite' }) },
 ];
-
-/** Runs axe-core in the page (through the DevTools protocol, which the page's CSP does not govern). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(`${axeSource}\n;undefined`);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document);
-    return violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-}
 
 /** Opens `route` as a document and records script errors and every script the browser fetched. */
 async function open(page: Page, route: string) {

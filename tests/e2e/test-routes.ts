@@ -16,7 +16,7 @@ export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/__test/')) await onlyFromLoopback(request, reply);
   });
-  app.post<{ Body: { step: string; form_data?: Record<string, unknown> } }>(
+  app.post<{ Body: { step: string; form_data?: Record<string, unknown>; profile?: Record<string, unknown> } }>(
     '/__test/place-at-step',
     {
       preHandler: app.authenticate,
@@ -24,7 +24,7 @@ export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
         body: {
           type: 'object',
           required: ['step'],
-          properties: { step: { type: 'string', minLength: 1 }, form_data: { type: 'object' } },
+          properties: { step: { type: 'string', minLength: 1 }, form_data: { type: 'object' }, profile: { type: 'object' } },
         },
         response: replies(NO_PAYLOAD),
       },
@@ -36,7 +36,13 @@ export async function registerTestRoutes(app: FastifyInstance): Promise<void> {
       if (!row) throw new Error('open the request first');
       await app.db
         .update(registrationRequests)
-        .set({ step: request.body.step, formData: { ...row.formData, ...(request.body.form_data ?? {}) }, version: row.version + 1 })
+        .set({
+          step: request.body.step,
+          formData: { ...row.formData, ...(request.body.form_data ?? {}) },
+          // The identity decision's data (names, CNP), for steps after it.
+          ...(request.body.profile ? { profile: { ...row.profile, ...request.body.profile } } : {}),
+          version: row.version + 1,
+        })
         .where(where);
       return { message: '', payload: null };
     },

@@ -228,6 +228,31 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await waitFor(() => expect(screen.getAllByText('Stabilit de partener, nu se poate modifica')).toHaveLength(2));
   });
 
+  it('credit partner: the preset on arrival is not an edit, so no "Informațiile au fost modificate." toast', async () => {
+    const { caen, notify } = setup({ partner: { slug: 'icredit', is_unaffiliated: false, name: 'iCredit' } });
+    await shown();
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619] }));
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-0')).getByText(/^8291 –/)).toBeTruthy());
+    await sleep(50);
+    expect(notify).not.toHaveBeenCalled();
+    expect(screen.queryByText('Informațiile au fost modificate.')).toBeNull();
+  });
+
+  it('"Pasul următor" waits for a primary code and says why (aria-describedby); choosing one enables it', async () => {
+    const { user } = setup();
+    await shown();
+    await waitFor(() => expect(next().disabled).toBe(true));
+    const reason = await screen.findByText('Pasul următor devine activ după ce alegi codul CAEN principal.');
+    expect(next().getAttribute('aria-describedby')).toBe(reason.id);
+    const input = await screen.findByRole('combobox', { name: 'Cod principal' });
+    await user.click(input);
+    await user.type(input, '7410');
+    await user.click(await screen.findByRole('option', { name: /^7410 – / }));
+    await waitFor(() => expect(next().disabled).toBe(false));
+    expect(screen.queryByText('Pasul următor devine activ după ce alegi codul CAEN principal.')).toBeNull();
+    expect(next().getAttribute('aria-describedby')).toBeNull();
+  });
+
   it('office at home: the popup explains the rule; keeping it returns to the product office', async () => {
     const { user, caen } = setup({ codes: [CODES[0]] });
     await shown();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Heading, Stack, Text } from '@chakra-ui/react';
 import type { AddressValues, PlacesService, Profile, StepServices } from '../types';
 import { AddressForm } from '../address-form/AddressForm';
@@ -19,6 +19,11 @@ export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: Home
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const live = useLive();
+  // Closing the form would leave the focus on the page body: it goes to what the save answered.
+  const savedMessage = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (saved && !editing) savedMessage.current?.focus();
+  }, [saved, editing]);
 
   if (editing) {
     return (
@@ -38,6 +43,7 @@ export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: Home
     );
   }
   const address = formatAddress(profile);
+  const complete = Boolean(address) && profileComplete(profile);
   return (
     <Stack gap="2" data-testid="identity-address">
       <Heading as="h2" size="md">
@@ -48,14 +54,23 @@ export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: Home
           {profile.last_name} {profile.first_name}
         </Text>
       ) : null}
-      {address && profileComplete(profile) ? <Text>{address}</Text> : <Text color="fg.error">{t('steps:identity.missingAddress')}</Text>}
+      {complete ? (
+        <Text>{address}</Text>
+      ) : (
+        // What is still needed, in one line, with the form that gives it as the primary action below.
+        <Text data-testid="identity-missing-address">
+          <Text as="strong">{t('steps:identity.missingAddress')}</Text>
+          {': '}
+          {t('steps:identity.missingAddressNext')}
+        </Text>
+      )}
       {profile.place_of_birth ? <Text>{t('steps:identity.placeOfBirth', { place: profile.place_of_birth })}</Text> : null}
       {saved ? (
-        <Text color="green.600" role="status">
+        <Text color="fg.success" role="status" ref={savedMessage} tabIndex={-1}>
           {t('steps:identity.saved')}
         </Text>
       ) : null}
-      <Button variant="outline" onClick={() => setEditing(true)} alignSelf="flex-start">
+      <Button variant={complete ? 'outline' : 'solid'} colorPalette={complete ? undefined : 'blue'} onClick={() => setEditing(true)} alignSelf="flex-start">
         {t('steps:identity.edit')}
       </Button>
     </Stack>

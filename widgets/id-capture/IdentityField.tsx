@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Image, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
 import { IDENTITY_CONTEXTS, stepContext, type IdentityContext, type StepServices } from '../types';
@@ -30,7 +30,7 @@ type T = StepServices['t'];
  */
 export default function IdentityField(props: FieldProps<{ verified?: boolean }>) {
   const { registry, onChange, fieldPathId, formData, uiSchema } = props;
-  const { services, profile, reloadRequest } = stepContext(registry);
+  const { services, profile, reloadRequest, blockNext } = stepContext(registry);
   const { t, identity, places } = services;
   const options = (uiSchema?.['ui:options'] ?? {}) as Options;
   const mobile = useMediaQuery(MOBILE_QUERY);
@@ -44,6 +44,21 @@ export default function IdentityField(props: FieldProps<{ verified?: boolean }>)
   useEffect(() => {
     if (ready !== Boolean(formData?.verified)) onChange(ready ? { verified: true } : {}, fieldPathId.path);
   }, [ready, formData?.verified, onChange, fieldPathId.path]);
+
+  // Why "Pasul următor" is disabled, beside it (issue 17): the address after approval, else the verification.
+  const addressMissing = phase === 'approved' && !profileComplete(profile);
+  const blocked = ready ? null : t(addressMissing ? 'steps:identity.nextNeedsAddress' : 'steps:identity.nextNeedsVerification');
+  useEffect(() => {
+    blockNext?.(blocked);
+  }, [blocked, blockNext]);
+
+  // The decision's message takes the focus when it arrives (not the page body the waiting spinner leaves).
+  const result = useRef<HTMLDivElement>(null);
+  const lastPhase = useRef(phase);
+  useEffect(() => {
+    if (lastPhase.current === 'waiting' && (phase === 'approved' || phase === 'rejected')) result.current?.focus();
+    lastPhase.current = phase;
+  }, [phase]);
 
   if (idv.sessionLost) {
     return (
@@ -96,7 +111,7 @@ export default function IdentityField(props: FieldProps<{ verified?: boolean }>)
 
       {phase === 'rejected' ? (
         <Stack gap="4">
-          <Alert.Root status="error" role="alert">
+          <Alert.Root status="error" role="alert" ref={result} tabIndex={-1} data-testid="identity-result">
             <Alert.Indicator />
             <Alert.Description>{idv.rejection}</Alert.Description>
           </Alert.Root>
@@ -106,7 +121,7 @@ export default function IdentityField(props: FieldProps<{ verified?: boolean }>)
 
       {phase === 'approved' ? (
         <Stack gap="4">
-          <Alert.Root status="success">
+          <Alert.Root status="success" ref={result} tabIndex={-1} data-testid="identity-result">
             <Alert.Indicator />
             <Alert.Description>{t('steps:identity.approved')}</Alert.Description>
           </Alert.Root>

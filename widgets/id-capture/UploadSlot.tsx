@@ -63,7 +63,7 @@ export function UploadSlot({ context, position, label, state, disabled, mobile, 
         <Text fontWeight="semibold">
           {position}. {label}
         </Text>
-        <Box color={state.completed ? 'green.600' : 'fg.muted'} id={statusId} aria-live="polite">
+        <Box color={state.completed ? 'fg.success' : 'fg.muted'} id={statusId} aria-live="polite">
           {state.uploading ? (
             <Spinner size="sm" aria-label={t('steps:identity.uploading', { label, percent })} />
           ) : state.completed ? (

@@ -142,7 +142,7 @@ export default function MailingAddressField(props: FieldProps<MailingAddressData
           <Text>{formatMailingAddress(address)}</Text>
           {address.postal_code ? <Text>{address.postal_code}</Text> : null}
           {saved ? (
-            <Text color="green.600" role="status">
+            <Text color="fg.success" role="status">
               {t('steps:mailingAddress.saved')}
             </Text>
           ) : null}

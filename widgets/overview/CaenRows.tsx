@@ -15,10 +15,12 @@ export interface CaenRowsProps {
   editable: boolean;
   /** A base for the rows' input ids. */
   idBase: string;
+  /** The step's server error about the codes (the send's "Alege codul CAEN principal."): under the primary code's field. */
+  serverError?: string;
 }
 
 /** The CAEN rows (spec 001 §5): the primary code first, secondary ones after it, locked codes read-only, at most `maxCodes`. */
-export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editable, idBase }: CaenRowsProps) {
+export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editable, idBase, serverError }: CaenRowsProps) {
   const [adding, setAdding] = useState(false);
   const [needsPrimary, setNeedsPrimary] = useState(false);
   const { codes } = state;
@@ -46,6 +48,8 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
     toggle: t('steps:overview.searchToggle'),
   };
   const chosenIds = codes.map((c) => c.id);
+  // The server's error goes under the primary code's field; under a locked primary it shows below the rows.
+  const primaryLocked = Boolean(codes[0] && state.isLocked(codes[0]));
   const addSecondary = () => {
     if (!codes[0]) {
       setNeedsPrimary(true);
@@ -73,6 +77,7 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
                 texts={texts}
                 excludeIds={chosenIds}
                 disabled={!editable}
+                error={index === 0 ? serverError : undefined}
               />
             )}
           </Box>
@@ -109,6 +114,11 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
       {needsPrimary && !codes[0] ? (
         <Text role="alert" color="fg.error">
           {t('steps:overview.secondaryNeedsPrimary')}
+        </Text>
+      ) : null}
+      {primaryLocked && serverError ? (
+        <Text role="alert" color="fg.error">
+          {serverError}
         </Text>
       ) : null}
       {state.error ? (

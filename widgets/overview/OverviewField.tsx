@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Heading, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
 import { stepContext } from '../types';
@@ -31,11 +32,30 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
   const byOperator = options.codesByOperator === true;
   const idBase = fieldPathId.$id;
 
-  const codes = useCaenCodes({ caen, t, notify: services.notify, lockedCodes: options.lockedCodes ?? [], maxCodes, byOperator });
+  // Codes saved clear the step's server error about them (the send's "Alege codul CAEN principal.").
+  const clearServerError = ctx.clearServerError;
+  const codes = useCaenCodes({ caen, t, notify: services.notify, lockedCodes: options.lockedCodes ?? [], maxCodes, byOperator, onSaved: () => clearServerError?.('codes') });
   const { profile, save: saveProfile } = useProfileEdits(ctx.profile, caen, services, ctx.reloadRequest);
   const office = useHomeOffice({ value: formData?.address_type, onChange, path: fieldPathId.path, caen, leaveFor: ctx.leaveFor, t, leaveReason: options.leaveReason ?? '' });
   const { data } = codes;
   const editable = !disabled && data?.editable !== false;
+
+  // The send was refused for the codes: show them as the server has them, the error under the field.
+  const codesError = (errorSchema as { codes?: { __errors?: string[] } } | undefined)?.codes?.__errors?.[0];
+  const reloadCodes = codes.reload;
+  useEffect(() => {
+    if (codesError) void reloadCodes();
+    // When a new error arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [codesError]);
+
+  // "Pasul următor" waits for a primary code, unless operators set the codes (activity unknown, spec 001 §6).
+  const blockNext = ctx.blockNext;
+  const needsPrimary = Boolean(data) && editable && !byOperator && !codes.codes.length;
+  const nextReason = needsPrimary ? t('steps:overview.nextNeedsPrimary') : null;
+  useEffect(() => {
+    blockNext?.(nextReason);
+  }, [nextReason, blockNext]);
   const pfaName = data?.company_name || ['PFA', profile.last_name, profile.first_name].filter(Boolean).join(' ');
 
   return (
@@ -63,7 +83,7 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
             inputMode={field === 'personal_code' ? 'numeric' : undefined}
             maxLength={field === 'personal_code' ? 13 : 60}
             t={t}
-            onSave={(value) => saveProfile(field, value)}
+            onSave={(value) => saveProfile(field, value).then(() => clearServerError?.(field))}
           />
         ))}
         <ReadOnlyValue label={t('steps:overview.phone')} value={data?.phone ?? ''} hint={t('steps:overview.readOnly')} />
@@ -74,7 +94,16 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
         <Heading as="h2" size="md" id={`${idBase}-caen`}>
           {t('steps:overview.caenTitle')}
         </Heading>
-        <CaenRows codes={codes} search={caen.search} t={t} maxCodes={maxCodes} byOperator={byOperator} editable={editable} idBase={idBase} />
+        <CaenRows
+          codes={codes}
+          search={caen.search}
+          t={t}
+          maxCodes={maxCodes}
+          byOperator={byOperator}
+          editable={editable}
+          idBase={idBase}
+          serverError={codesError}
+        />
       </Stack>
 
       <OfficeChoice

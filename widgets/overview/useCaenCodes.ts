@@ -13,6 +13,8 @@ export interface CaenCodesOptions {
   maxCodes: number;
   /** Operators add the codes: nothing is preset. */
   byOperator: boolean;
+  /** After each save the server took. */
+  onSaved?(): void;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface CaenCodesOptions {
  * §5): each change is saved at once (`caen.updateFormData({ codes })`); a refused change keeps
  * the saved codes and shows the server's message. The partner's locked codes are preset first.
  */
-export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperator }: CaenCodesOptions) {
+export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperator, onSaved }: CaenCodesOptions) {
   const [data, setData] = useState<OverviewData | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [codes, setCodes] = useState<CaenCode[]>([]);
@@ -28,7 +30,8 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
   const [saved, setSaved] = useState(false);
   const live = useLive();
 
-  async function save(next: CaenCode[], previous: CaenCode[]) {
+  /** `edited`: the applicant changed the codes (not the partner's preset on arrival), so the toast says it was saved. */
+  async function save(next: CaenCode[], previous: CaenCode[], edited = true) {
     setCodes(next);
     setError(null);
     setSaved(false);
@@ -36,8 +39,9 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
       const result = await caen.updateFormData({ codes: next.map((c) => c.id) });
       if (!live.current) return;
       setCodes(plain(result.codes));
-      setSaved(true);
-      notify?.('success', t('steps:overview.saved'));
+      setSaved(edited);
+      onSaved?.();
+      if (edited) notify?.('success', t('steps:overview.saved'));
     } catch (failure) {
       if (!live.current) return;
       setCodes(previous);
@@ -63,7 +67,7 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
         if (cancelled || found.some((c) => !c)) return;
         const locked = found as CaenCode[];
         const rest = current.filter((c) => !lockedCodes.includes(c.code));
-        await save([...locked, ...rest].slice(0, maxCodes), current);
+        await save([...locked, ...rest].slice(0, maxCodes), current, false);
       })
       .catch(() => !cancelled && setLoadFailed(true));
     return () => {
@@ -79,6 +83,15 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
     codes,
     error,
     saved,
+    /** The codes as the server now has them (after it refused the send for them: another tab may have changed them). */
+    async reload() {
+      try {
+        const loaded = await caen.overview();
+        if (live.current) setCodes(plain(loaded.codes));
+      } catch {
+        // The codes shown stay; the step's error says what to do.
+      }
+    },
     isLocked: (code: CaenCode | undefined) => Boolean(code && lockedCodes.includes(code.code)),
     replaceAt(index: number, code: CaenCode) {
       const next = [...codes];

@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Box, Button, Container, Flex, HStack, Text } from '@chakra-ui/react';
 import { Outlet } from 'react-router';
 import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
 import { useLogout } from '@/shared/auth-actions';
 import { BrandMark, SiteFooter } from '@/shared/components/Brand';
 import { FlowProgressContext, type FlowProgress } from '@/shared/flow-progress';
+import { useToastsBelow } from '@/shared/toaster';
 import { useT } from '@/shared/useT';
 // Only these two keys of each flow file reach this chunk (Vite's named JSON exports): the header's title is the flow's.
 import { registrationType as newPfaType, title as newPfaTitle } from '../../../flows/new-pfa.json';
@@ -24,11 +25,14 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
   // The flow file's `title` (a `common:` key: the header shows before the wizard's copy is loaded).
   const title = t(registrationType === newPfaType ? newPfaTitle : existingPfaTitle);
   const progressLabel = progress.label ? `${t('flows.progress')}: ${progress.label}` : t('flows.progress');
+  // Toasts show below the header, never over "Ieșire din cont".
+  const header = useRef<HTMLElement>(null);
+  useToastsBelow(header);
 
   return (
     <FlowProgressContext.Provider value={progressApi}>
       <Flex direction="column" minH="100dvh">
-        <Box as="header" bg="bg" borderBottomWidth="1px">
+        <Box as="header" ref={header} bg="bg" borderBottomWidth="1px">
           <Container maxW="4xl" px={{ base: '4', sm: '6' }}>
             <HStack justify="space-between" gap="4" py="3">
               <HStack gap={{ base: '2', sm: '4' }} minW="0" flexWrap="wrap" rowGap="0">

@@ -1,0 +1,148 @@
+/**
+ * Issue 17, items 1–3, as an applicant sees them in Chromium against the real server:
+ * the identity step says what is still needed after approval (the address, with its form as the
+ * primary action), explains the disabled "Pasul următor" and moves the focus to the result; the
+ * overview starts with the activity's CAEN code, keeps "Pasul următor" disabled without a primary
+ * code and shows the server's error under the CAEN field; a toast lasts 5 s, at the top end below
+ * the header ("Ieșire din cont" stays uncovered), and shows only after an edit.
+ */
+import type { Locator } from '@playwright/test';
+import { axeViolations, VIEWPORTS } from './axe';
+import { fillHomeAddress, uploadIdentityPhotos } from './drivers';
+import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
+
+const SAVED = 'Informațiile au fost modificate.';
+
+async function box(locator: Locator) {
+  const b = await locator.boundingBox();
+  expect(b).not.toBeNull();
+  return b!;
+}
+
+test('identity: after approval without an address, one line says what is missing, the address form is the primary action, next says why it waits', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await newApplicantAt(page, request, 1, { formData: { questionnaire: ['niciuna'] } });
+  const next = page.getByRole('button', { name: 'Pasul următor' });
+  await expect(next).toBeDisabled();
+  await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce identitatea ta este verificată.');
+  await expect(page.getByText('Pasul următor devine activ după ce identitatea ta este verificată.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await uploadIdentityPhotos(page);
+  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
+  const result = page.getByTestId('identity-result');
+  await expect(result).toHaveText('Identitatea ta a fost verificată cu succes.', { timeout: 15_000 });
+  // The focus goes to the decision, not to the page body.
+  await expect(result).toBeFocused();
+
+  await expect(page.getByTestId('identity-missing-address')).toHaveText(
+    'Avem nevoie de adresa ta de domiciliu: completeaz-o cu „Modifică informații” ca să poți trece la pasul următor.',
+  );
+  // The address form is the primary (filled) button; "Pasul următor" names its reason.
+  const edit = page.getByRole('button', { name: 'Modifică informații' });
+  await page.mouse.move(0, 0);
+  await expect(edit).toHaveCSS('background-color', 'rgb(37, 99, 235)');
+  await expect(next).toBeDisabled();
+  await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce completezi adresa de domiciliu.');
+  const reasonId = await next.getAttribute('aria-describedby');
+  await expect(page.locator(`#${reasonId}`)).toBeVisible();
+
+  await fillHomeAddress(page);
+  // Closing the form leaves the focus on what the save answered.
+  await expect(page.getByRole('status').filter({ hasText: SAVED })).toBeFocused();
+  await expect(page.getByTestId('identity-missing-address')).toHaveCount(0);
+  await page.mouse.move(0, 0);
+  await expect(edit).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+  await expect(next).toBeEnabled();
+  await expect(next).not.toHaveAttribute('aria-describedby');
+});
+
+test('overview: the primary CAEN code comes from the activity chosen at step 2', async ({ page, request }) => {
+  const account = await newApplicantAt(page, request, 2, { formData: { questionnaire: ['niciuna'] } });
+  const it = page.getByRole('radio', { name: 'Consultanță IT și programare', exact: true });
+  await page.locator('label', { has: it }).click();
+  await page.getByRole('button', { name: 'Pasul următor' }).click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/3$/);
+
+  const placed = await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7' } });
+  expect(placed.ok()).toBe(true);
+  await page.goto('/infiintare-pfa');
+  await expect(page).toHaveURL(/\/infiintare-pfa\/7$/);
+  await expect(page.getByRole('combobox', { name: /^Cod principal/ })).toHaveValue('6202 – Activități de consultanță în tehnologia informației');
+  await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeEnabled();
+  expect((await currentRequest(request, account)).form_data.codes).toEqual([6202]);
+});
+
+test('overview: "Pasul următor" waits for a primary code; a server error shows under the CAEN field', async ({ page, request }) => {
+  const account = await newApplicantAt(page, request, 7, { formData: { activity: 'design-grafic' } });
+  // The identity decision's names and CNP (the send checks them too).
+  const profile = { first_name: 'Ana', last_name: 'Popescu', personal_code: '1900515125806' };
+  expect((await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7', profile } })).ok()).toBe(true);
+  await page.reload();
+  const next = page.getByRole('button', { name: 'Pasul următor' });
+  const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+  await expect(primary).toHaveValue('');
+  await expect(next).toBeDisabled();
+  await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce alegi codul CAEN principal.');
+
+  await primary.fill('7410');
+  await page.getByRole('option', { name: /^7410/ }).click();
+  await expect(primary).toHaveValue(/^7410 – /);
+  await expect(next).toBeEnabled();
+
+  // Another tab removed the codes meanwhile: the send is refused, and the message is read at the field.
+  const cleared = await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7', form_data: { codes: [] } } });
+  expect(cleared.ok()).toBe(true);
+  await next.click();
+  // The field shows the codes as the server has them (none), marked, with the message linked to it.
+  await expect(primary).toHaveValue('');
+  await expect(primary).toHaveAttribute('aria-invalid', 'true');
+  await expect(primary).toHaveAccessibleDescription(/Alege codul CAEN principal\./);
+  const section = page.getByRole('region', { name: 'Coduri CAEN' });
+  await expect(section.getByText('Alege codul CAEN principal.')).toBeVisible();
+
+  // Choosing a code clears it.
+  await primary.fill('7410');
+  await page.getByRole('option', { name: /^7410/ }).click();
+  await expect(primary).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(section.getByText('Alege codul CAEN principal.')).toHaveCount(0);
+  await expect(next).toBeEnabled();
+  await next.click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/8$/);
+});
+
+for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+  test(`${size}: a saved edit's toast shows at the top end below the header for 5 s, readable, then goes`, async ({ page, request }) => {
+    await page.setViewportSize(viewport);
+    await newApplicantAt(page, request, 7, { formData: { activity: 'design-grafic' } });
+    const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+    await expect(primary).toBeVisible();
+    // Nothing was edited yet: no toast.
+    await expect(page.locator('[data-scope="toast"][data-part="root"]')).toHaveCount(0);
+
+    await primary.fill('7410');
+    await page.getByRole('option', { name: /^7410/ }).click();
+    const toast = page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: SAVED });
+    await expect(toast).toBeVisible();
+    await expect(toast).toHaveAttribute('data-state', 'open');
+    // Settled where it shows: at the top end, below "Ieșire din cont".
+    await expect.poll(async () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length)).toBe(0);
+    const toastBox = await box(toast);
+    const logout = await box(page.getByRole('button', { name: 'Ieșire din cont' }));
+    expect(toastBox.y).toBeGreaterThanOrEqual(logout.y + logout.height);
+    expect(viewport.width - (toastBox.x + toastBox.width)).toBeLessThanOrEqual(24);
+    expect(toastBox.y).toBeLessThan(viewport.height / 3);
+    expect(await axeViolations(page)).toEqual([]);
+    // Gone after its 5 seconds (well within the assertion's wait).
+    await expect(toast).toHaveCount(0, { timeout: 10_000 });
+  });
+}
+
+test('credit partner: arriving at the overview presets the locked codes without a toast', async ({ page, request }) => {
+  const account = await newApplicantAt(page, request, 7, { partnerSlug: 'icredit', formData: { activity: 'curier' } });
+  await expect(page.getByText(/^8291 – /)).toBeVisible();
+  await expect(page.getByText(/^6619 – /)).toBeVisible();
+  await expect.poll(async () => (await currentRequest(request, account)).form_data.codes).toEqual([8291, 6619]);
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByText(SAVED)).toHaveCount(0);
+});
