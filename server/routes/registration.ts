@@ -5,7 +5,7 @@ import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipa
 import type { UserRow } from '../lib/tokens';
 import { flowContext, staleStep } from '../registration/model';
 import { loadRequest, readRequest } from '../registration/serialize';
-import { moveRequest } from '../registration/store';
+import { moveRequestWithExtras } from '../registration/store';
 import { ruleOf, STEP_RULES } from '../registration/step-rules';
 import type { FlowRegistry } from '../flows/registry';
 import { requestReplies } from '../lib/api-schemas';
@@ -146,14 +146,14 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       flow.api.previous.replace(/^\/api/, ''),
       { preHandler: app.authenticate, schema: { body: previousBody, response: requestReplies } },
       async (request) => {
-        const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+        const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
         const info = stepsInfo(resolved, row.step);
         const sent = request.body?.current_step_identifier;
         if (sent && sent !== info.current.identifier) throw staleStep(await serialize());
         if (!info.previous) return { message: '', payload: await serialize() };
-        const moved = await moveRequest(app.db, row, { step: info.previous.identifier });
+        const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: info.previous.identifier });
         if (!moved) throw staleStep(await serialize());
-        return { message: '', payload: await serialize(moved) };
+        return { message: '', payload: await serialize(moved.request, undefined, moved.extras) };
       },
     );
 
@@ -175,9 +175,9 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       // What the database knows may have changed since (a deleted identity session): check again.
       await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, step, flow: resolved });
       if (!info.next) return { message: '', payload: await serialize() };
-      const moved = await moveRequest(app.db, row, { step: info.next.identifier });
+      const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());
-      return { message: '', payload: await serialize(moved) };
+      return { message: '', payload: await serialize(moved.request, undefined, moved.extras) };
     });
 
     const multipart = multipartEndpoints(flow);
@@ -229,9 +229,10 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         // A dossier that was sent (the overview's send sets submitted_at) stays submitted through the later steps.
         const status = formData.submitted_at ? 'submitted' : 'in_progress';
         // A request that was lost is back in the flow: so is its user (the store writes both).
-        const moved = await moveRequest(app.db, row, { step: next, formData, status, lostReason: null });
+        // One write that also returns what the answer carries (no re-read).
+        const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: next, formData, status, lostReason: null });
         if (!moved) throw staleStep(await serialize());
-        return { message: '', payload: await serialize(moved, after) };
+        return { message: '', payload: await serialize(moved.request, after, moved.extras) };
       });
     }
   }
