@@ -103,14 +103,15 @@ export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flo
     request,
     partner,
     resolved,
-    serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow) =>
+    serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow, rowExtras: RequestExtras | null = null) =>
       serializeRequest(
         app.db,
         row,
         partner,
         rowFlow ?? (sameFlowContext(row, request) ? resolved : resolveFlow(flow, flowContext(row, partner))),
-        // What was read with the request answers for it, not for a row written since.
-        row === request ? extras : null,
+        // What was read with the request answers for it, not for a row written since (a move
+        // returns the moved row's own: `moveRequestWithExtras`).
+        rowExtras ?? (row === request ? extras : null),
       ),
   };
 }

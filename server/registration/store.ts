@@ -5,7 +5,8 @@ import { partners, payments, registrationRequests, timelineItems, users } from '
 import { forbidden, HttpError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import type { PartnerRow, RequestRow } from './model';
-import { extrasSql, parseExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
+import { extrasSql, parseExtras, requestExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
+import { signatureFileIdOf } from './signature';
 
 /**
  * The request store: the ONLY module that reads or writes `registration_requests` (a test greps
@@ -257,6 +258,72 @@ export async function moveRequest(
     if (moved) await tx.update(users).set({ stopFlow: false }).where(eq(users.id, row.userId));
     return moved;
   });
+}
+
+/**
+ * The move of a step call (submit, next, previous), prepared once per database: one
+ * `UPDATE … WHERE id AND version … RETURNING` that also returns everything the answer carries
+ * (request-extras.ts, read from the new row's form data), so a step submit is the token, the
+ * request with its partner, the step rule's own check (if any) and this write: no re-read (issue 14).
+ * Every column a move may change is written; a call that changes only the step sends the others
+ * as read, which the version check makes the same thing.
+ */
+function prepareMove(db: Db) {
+  const extras = extrasSql({
+    id: sql`${registrationRequests.id}`,
+    userId: sql`${registrationRequests.userId}`,
+    partnerId: sql`${sql.placeholder('partnerId')}::integer`,
+    signatureFileId: signatureFileIdSql(registrationRequests.formData),
+  });
+  // Placeholders go through each column's own encoder (jsonb → JSON text, timestamp → ISO text).
+  const value = <T>(name: string) => sql.placeholder(name) as unknown as T;
+  return db
+    .update(registrationRequests)
+    .set({
+      step: value<string>('step'),
+      formData: value<Record<string, unknown>>('formData'),
+      status: value<string>('status'),
+      lostReason: value<string | null>('lostReason'),
+      version: value<number>('nextVersion'),
+      updatedAt: value<Date>('updatedAt'),
+    })
+    .where(and(eq(registrationRequests.id, sql.placeholder('id')), eq(registrationRequests.version, sql.placeholder('version'))))
+    .returning({ request: registrationRequests, extras })
+    .prepare('move_request_with_extras');
+}
+
+const preparedMoves = new WeakMap<Db, ReturnType<typeof prepareMove>>();
+
+/**
+ * `moveRequest` for a step call that answers with the request: the moved row and what its answer
+ * carries, from the write itself. `null`: the request changed since `row` was read (409).
+ */
+export async function moveRequestWithExtras(
+  db: Db,
+  row: RequestRow,
+  partnerId: number,
+  changes: Pick<RequestChanges, 'step' | 'formData' | 'status' | 'lostReason'> & { step: string },
+): Promise<{ request: RequestRow; extras: RequestExtras } | null> {
+  const backFromLost = row.status === 'lost' && changes.status !== undefined && changes.status !== 'lost';
+  if (backFromLost) {
+    // Rare (a lost request back in the flow): the user's stop_flow is written in the same transaction.
+    const moved = await moveRequest(db, row, changes);
+    return moved && { request: moved, extras: await requestExtras(db, { id: moved.id, userId: moved.userId, partnerId, signatureFileId: signatureFileIdOf(moved.formData) }) };
+  }
+  let statement = preparedMoves.get(db);
+  if (!statement) preparedMoves.set(db, (statement = prepareMove(db)));
+  const [moved] = await statement.execute({
+    id: row.id,
+    version: row.version,
+    nextVersion: row.version + 1,
+    updatedAt: new Date(),
+    partnerId,
+    step: changes.step,
+    formData: changes.formData ?? row.formData,
+    status: changes.status ?? row.status,
+    lostReason: changes.lostReason === undefined ? row.lostReason : changes.lostReason,
+  });
+  return moved ? { request: moved.request, extras: parseExtras(moved.extras) } : null;
 }
 
 /** The overview's inline edits (profile names, CNP, CAEN codes), if nobody wrote the request since `row` was read. */

@@ -5,7 +5,7 @@ import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipa
 import type { UserRow } from '../lib/tokens';
 import { flowContext, staleStep } from '../registration/model';
 import { loadRequest, readRequest } from '../registration/serialize';
-import { moveRequest } from '../registration/store';
+import { moveRequestWithExtras } from '../registration/store';
 import { ruleOf, STEP_RULES } from '../registration/step-rules';
 import { loadSignedDocumentTemplates, prepareSignedDocuments, removeSupersededDocuments, sendsDossier } from '../registration/signed-documents';
 import { deleteFiles } from '../files/files';
@@ -150,14 +150,14 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       flow.api.previous.replace(/^\/api/, ''),
       { preHandler: app.authenticate, schema: { body: previousBody, response: requestReplies } },
       async (request) => {
-        const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+        const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
         const info = stepsInfo(resolved, row.step);
         const sent = request.body?.current_step_identifier;
         if (sent && sent !== info.current.identifier) throw staleStep(await serialize());
         if (!info.previous) return { message: '', payload: await serialize() };
-        const moved = await moveRequest(app.db, row, { step: info.previous.identifier });
+        const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: info.previous.identifier });
         if (!moved) throw staleStep(await serialize());
-        return { message: '', payload: await serialize(moved) };
+        return { message: '', payload: await serialize(moved.request, undefined, moved.extras) };
       },
     );
 
@@ -179,9 +179,9 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       // What the database knows may have changed since (a deleted identity session): check again.
       await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, step, flow: resolved });
       if (!info.next) return { message: '', payload: await serialize() };
-      const moved = await moveRequest(app.db, row, { step: info.next.identifier });
+      const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());
-      return { message: '', payload: await serialize(moved) };
+      return { message: '', payload: await serialize(moved.request, undefined, moved.extras) };
     });
 
     const multipart = multipartEndpoints(flow);
@@ -236,13 +236,18 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         const documents = sendsDossier(step) ? await prepareSignedDocuments(app, row, formData, (request.user as UserRow).email) : null;
         if (documents) Object.assign(formData, documents.formData);
         // A request that was lost is back in the flow: so is its user (the store writes both).
-        const moved = await moveRequest(app.db, row, { step: next, formData, status, lostReason: null });
+        // One write that also returns what the answer carries (no re-read).
+        const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: next, formData, status, lostReason: null });
         if (!moved) {
           await deleteFiles(app, documents?.created ?? []);
           throw staleStep(await serialize());
         }
-        if (documents?.created.length) await removeSupersededDocuments(app, row.id, documents.formData.signed_documents);
-        return { message: '', payload: await serialize(moved, after) };
+        if (documents?.created.length) {
+          // The write's extras still list the PDFs of the previous signature: read them again once those are gone.
+          await removeSupersededDocuments(app, row.id, documents.formData.signed_documents);
+          return { message: '', payload: await serialize(moved.request, after) };
+        }
+        return { message: '', payload: await serialize(moved.request, after, moved.extras) };
       });
     }
   }

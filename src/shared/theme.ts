@@ -80,6 +80,19 @@ const buttonRecipeAA = {
 } as unknown as typeof buttonRecipe;
 
 /**
+ * The colour palettes the app and its recipes use: the brand's (below), gray (Chakra's neutral), and
+ * the status palettes of alerts and toasts (info blue, warning orange, success green, error red).
+ * Chakra's other palettes (yellow, teal, cyan, purple, pink) are left out (issue 14): each is ~11
+ * tokens and ~8 semantic tokens that `createSystem` resolves at start-up and whose CSS variables are
+ * inserted on every page, about a third of the system's start-up work and 7 KB of CSS, for colours no
+ * page shows. `tests/web/theme-palettes.test.ts` checks that every palette the code names is here.
+ */
+export const PALETTES = ['gray', 'red', 'orange', 'green', 'blue'] as const;
+const NOT_A_PALETTE = new Set(['transparent', 'current', 'black', 'white', 'whiteAlpha', 'blackAlpha', 'bg', 'fg', 'border']);
+const usedColors = <T extends Record<string, unknown>>(colors: T): T =>
+  Object.fromEntries(Object.entries(colors).filter(([name]) => NOT_A_PALETTE.has(name) || (PALETTES as readonly string[]).includes(name))) as T;
+
+/**
  * Chakra's default theme (tokens, semantic tokens, text and layer styles) with the recipes of the
  * components this app renders only (issue 14: `defaultConfig` ships ~75 recipes, 117 kB, on every
  * page). A component whose recipe is missing renders unstyled, so `npm run size:login` checks after
@@ -93,8 +106,8 @@ const themeConfig = defineConfig({
   theme: {
     breakpoints,
     keyframes,
-    tokens,
-    semanticTokens,
+    tokens: { ...tokens, colors: usedColors(tokens.colors ?? {}) },
+    semanticTokens: { ...semanticTokens, colors: usedColors(semanticTokens.colors ?? {}) },
     textStyles,
     layerStyles,
     animationStyles,
