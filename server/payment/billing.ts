@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { lei, pricePhases } from '../../src/core/billing';
+import { lei, pricePhases, type PriceTerms } from '../../src/core/billing';
 import { routePath } from '../../src/core/routes';
 import { todayInRomania } from '../../src/core/timeline';
 import { partnerPrices, paymentEvents, payments } from '../db/schema';
@@ -29,15 +29,22 @@ export function formatMoney(amount: number, currency: string): string {
   return `${amountFormat.format(amount)} ${currency.toUpperCase() === 'RON' ? 'lei' : currency.toUpperCase()}`;
 }
 
-/** "130 lei/lună în primele 3 luni, apoi 72 lei/lună" from the price's data; null for a single amount. */
-export function phasesText(price: Pick<PriceRow, 'amountBani' | 'currency' | 'interval' | 'introMonths' | 'thenAmountBani'>): string | null {
-  const phases = pricePhases({
+type PriceData = Pick<PriceRow, 'amountBani' | 'currency' | 'interval' | 'introMonths' | 'thenAmountBani'>;
+
+/** A stored price as the API and src/core/billing.ts speak of it: lei, and its introductory phase or nulls. */
+export function priceTerms(price: PriceData): PriceTerms {
+  return {
     amount: lei(price.amountBani),
     currency: price.currency,
     interval: price.interval,
     intro_months: price.introMonths,
     then_amount: price.thenAmountBani === null ? null : lei(price.thenAmountBani),
-  });
+  };
+}
+
+/** "130 lei/lună în primele 3 luni, apoi 72 lei/lună" from the price's data; null for a single amount. */
+export function phasesText(price: PriceData): string | null {
+  const phases = pricePhases(priceTerms(price));
   if (phases.length < 2) return null;
   const unit = price.currency.toUpperCase() === 'RON' ? 'lei' : price.currency.toUpperCase();
   const per = price.interval === 'year' ? 'an' : 'lună';
@@ -70,7 +77,7 @@ export async function recordPaymentReceived(app: FastifyInstance, tx: Tx, paymen
       amount,
       currency: payment.currency,
       intro_months: price?.introMonths ?? null,
-      then_amount: price?.thenAmountBani === null || price?.thenAmountBani === undefined ? null : lei(price.thenAmountBani),
+      then_amount: price ? priceTerms(price).then_amount : null,
       payment_id: payment.id,
     },
   });

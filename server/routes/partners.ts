@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { partnerPrices, partners } from '../db/schema';
 import { arrayOf, bool, int, nullable, nullInt, nullStr, num, obj, replies, str } from '../lib/api-schemas';
-import { lei } from '../../src/core/billing';
+import { priceTerms } from '../payment/billing';
 
 /** A plan's price as the register page shows it (`PlanPrice` in src/core/api-types.ts): lei, and its introductory phase or nulls. */
 const PLAN_PRICE = obj({ stripe_id: str, description: str, amount: num, currency: str, interval: str, intro_months: nullInt, then_amount: nullable(num) });
@@ -46,15 +46,7 @@ export default (async (app) => {
         ...row,
         prices: prices
           .filter((p) => p.partnerId === row.id)
-          .map((p) => ({
-            stripe_id: p.stripePriceId,
-            description: p.description,
-            amount: lei(p.amountBani),
-            currency: p.currency,
-            interval: p.interval,
-            intro_months: p.introMonths,
-            then_amount: p.thenAmountBani === null ? null : lei(p.thenAmountBani),
-          })),
+          .map((p) => ({ stripe_id: p.stripePriceId, description: p.description, ...priceTerms(p) })),
       }));
       return { message: '', payload };
     },

@@ -11,11 +11,11 @@ import { loadRequest } from '../registration/serialize';
 import { paymentWithRequest, requestById } from '../registration/store';
 import { flowOf, markPaid, newPaymentId, recordEvent, returnUrls, type PaymentRow } from '../payment/service';
 import { BILLING_EVENTS, PAID_EVENTS, StripeCheckout } from '../payment/stripe';
-import { ensureIntroductorySchedule, recordSubscriptionEvent, rememberSubscription } from '../payment/billing';
+import { ensureIntroductorySchedule, priceTerms, recordSubscriptionEvent, rememberSubscription } from '../payment/billing';
 import { PaymentProviderError } from '../payment/types';
 import { onlyFromLoopback } from '../lib/loopback';
 import { arrayOf, bool, errorReplies, nullInt, nullStr, num, obj, replies, requestReplies, str } from '../lib/api-schemas';
-import { lei, pricePhases } from '../../src/core/billing';
+import { pricePhases } from '../../src/core/billing';
 
 /** The redirect's answer: where to pay, or why not (`RedirectErrorCode`). */
 const redirectAnswer = obj({ success: bool, error_code: { type: ['string', 'null'], enum: ['already_paid', 'payment_unavailable', null] }, redirect_url: nullStr });
@@ -251,7 +251,7 @@ export default (async (app) => {
           currency: payment.currency,
           interval: price?.interval ?? '',
           intro_months: price?.introMonths ?? null,
-          then_amount: price?.thenAmountBani === null || price?.thenAmountBani === undefined ? null : lei(price.thenAmountBani),
+          then_amount: price ? priceTerms(price).then_amount : null,
         }),
         description: price?.description ?? null,
         partner: { name: partner.name, is_unaffiliated: partner.isUnaffiliated, footnote: partner.footnote },
