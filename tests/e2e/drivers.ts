@@ -114,12 +114,17 @@ export const drivers: Record<string, Driver> = {
   async overview(page, value, { step, screen }) {
     await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
     await expect(page.getByRole('radio', { name: /^Păstrez sediul social/ })).toBeChecked();
-    await screen?.('open');
     const options = (step?.uiSchema?.['ui:options'] ?? {}) as { lockedCodes?: string[]; codesByOperator?: boolean };
     if (options.lockedCodes?.length) {
-      // The partner's codes are preset and locked.
+      // The partner's codes are preset and locked: the step is ready when they show and "Pasul următor"
+      // is enabled (what the applicant waits for), not while the button is still fading in.
       for (const code of options.lockedCodes) await expect(page.getByText(new RegExp(`^${code} – `))).toBeVisible();
-    } else if (!options.codesByOperator) {
+      await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeEnabled();
+      await screen?.('open');
+    } else if (options.codesByOperator) {
+      await screen?.('open');
+    } else {
+      await screen?.('open');
       const primary = page.getByRole('combobox', { name: /^Cod principal/ });
       await primary.click();
       await primary.fill('6201');
