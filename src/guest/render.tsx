@@ -1,5 +1,5 @@
 import { StrictMode, type ComponentType, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { render, type ComponentChild } from 'preact';
 import { ChakraProvider, SkipNavLink } from '@chakra-ui/react';
 import { CacheProvider } from '@emotion/react';
 import { SWRConfig } from 'swr';
@@ -35,9 +35,15 @@ export function guestTree(page: ReactNode): ReactNode {
 }
 
 /**
- * Renders the page afresh over its prerendered markup, in one task (no frame shows an empty page),
- * rather than hydrating it: the prerender comes from React (react-dom/server), and Preact's generated
- * ids (`useId`: labels, error descriptions) differ from React's, which hydration would keep.
+ * Renders the page INTO its prerendered markup, reusing its DOM nodes: Preact's `render` (not
+ * preact/compat's, which empties the container first as React's `createRoot` does) diffs the first
+ * render against the container's existing children, element by element, and patches what differs
+ * (attributes read from the DOM, text), so the prerendered elements stay on screen and are not painted
+ * again (the page's LCP element, e.g. /register's intro, keeps its first paint). Not Preact's `hydrate`:
+ * that keeps the DOM's attributes as they are, and the prerender comes from React (react-dom/server),
+ * whose generated ids (`useId`: labels, error descriptions, the ids zag's state machines look elements
+ * up by) differ from Preact's; this render sets Preact's ids on the reused elements. Elements the page
+ * no longer has (React's `<!-- -->` text separators, the hoisted logo preload) are removed.
  */
 export function renderGuestPage(route: string, Page: ComponentType): void {
   setRoutePattern(route);
@@ -46,6 +52,6 @@ export function renderGuestPage(route: string, Page: ComponentType): void {
   // where emotion's <Global> finds and keeps them instead of building and inserting them again.
   const firstInHead = document.head.querySelector('style[data-emotion]');
   for (const style of container.querySelectorAll('style[data-emotion^="css-global "]')) document.head.insertBefore(style, firstInHead);
-  container.replaceChildren();
-  createRoot(container).render(guestTree(<Page />));
+  // The guest build aliases `react` to preact/compat: the tree is Preact's vnodes, typed as React's.
+  render(guestTree(<Page />) as unknown as ComponentChild, container);
 }
