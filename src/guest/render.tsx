@@ -48,10 +48,14 @@ export function guestTree(page: ReactNode): ReactNode {
 export function renderGuestPage(route: string, Page: ComponentType): void {
   setRoutePattern(route);
   const container = document.getElementById('root')!;
-  // The prerendered global styles (Chakra's reset and design tokens, `css-global`) go to <head> too,
-  // where emotion's <Global> finds and keeps them instead of building and inserting them again.
+  // The prerendered global styles (Chakra's reset and design tokens, `css-global`) are in <head> (emotion's
+  // cache moved every prerendered <style> there when it was created, above), where emotion's <Global> for
+  // the cascade layers finds and keeps its own; the one for the system's global CSS is not rendered at all:
+  // the guest build's edit of Chakra (scripts/vite-plugin-chakra-system.ts `chakraGlobalFromPage`) skips
+  // it once told that CSS is in the page, so it is neither built nor serialized again.
   const firstInHead = document.head.querySelector('style[data-emotion]');
   for (const style of container.querySelectorAll('style[data-emotion^="css-global "]')) document.head.insertBefore(style, firstInHead);
+  if (document.head.querySelector('style[data-emotion^="css-global "]')) Object.assign(system, { _globalInDocument: true });
   // The guest build aliases `react` to preact/compat: the tree is Preact's vnodes, typed as React's.
   render(guestTree(<Page />) as unknown as ComponentChild, container);
 }
