@@ -43,7 +43,7 @@ export function guestTree(page: ReactNode): ReactNode {
  * that keeps the DOM's attributes as they are, and the prerender comes from React (react-dom/server),
  * whose generated ids (`useId`: labels, error descriptions, the ids zag's state machines look elements
  * up by) differ from Preact's; this render sets Preact's ids on the reused elements. Elements the page
- * no longer has (React's `<!-- -->` text separators, the hoisted logo preload) are removed.
+ * no longer has (React's `<!-- -->` text separators) are removed; none is moved (re-inserted).
  */
 export function renderGuestPage(route: string, Page: ComponentType): void {
   setRoutePattern(route);
@@ -56,6 +56,10 @@ export function renderGuestPage(route: string, Page: ComponentType): void {
   const firstInHead = document.head.querySelector('style[data-emotion]');
   for (const style of container.querySelectorAll('style[data-emotion^="css-global "]')) document.head.insertBefore(style, firstInHead);
   if (document.head.querySelector('style[data-emotion^="css-global "]')) Object.assign(system, { _globalInDocument: true });
+  // React's prerender hoists the logo's `<link rel="preload">` to the start of the page's markup: it goes
+  // to <head> (the image is requested already), else Preact, whose first element would not be the
+  // container's first node, would move (re-insert, so lay out and paint again) every element after it.
+  for (const link of container.querySelectorAll(':scope > link')) document.head.appendChild(link);
   // The guest build aliases `react` to preact/compat: the tree is Preact's vnodes, typed as React's.
   render(guestTree(<Page />) as unknown as ComponentChild, container);
 }
