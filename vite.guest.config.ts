@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { chakraGlobalFromPage } from './scripts/vite-plugin-chakra-system.ts';
 
 /**
  * The guest pages' build (issue 14: /login, /register, /register/account, /password/forgot load
@@ -9,7 +10,8 @@ import react from '@vitejs/plugin-react';
  * components as the app, on a lighter runtime:
  * - React → Preact through preact/compat (~11 KiB instead of React DOM's ~60);
  * - React Router → src/guest/navigation.tsx (document navigation between prerendered pages);
- * - react-i18next → src/guest/i18n.ts (the same Romanian files, no i18next).
+ * - react-i18next → src/guest/i18n.ts (the same Romanian files, no i18next);
+ * - Chakra's global CSS taken from the prerendered page, not built again (scripts/vite-plugin-chakra-system.ts).
  * One entry per page (src/guest/pages/*.ts), so each page loads only its own form.
  */
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
@@ -34,7 +36,7 @@ export default defineConfig({
       { find: /^@\//, replacement: src('') },
     ],
   },
-  plugins: [react()],
+  plugins: [react(), chakraGlobalFromPage()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

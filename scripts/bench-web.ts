@@ -39,6 +39,8 @@ interface Target {
   path: string;
   /** The session user to keep in localStorage `user` (null: a guest). */
   user: unknown;
+  /** More localStorage entries to set before the load (the registration type chosen on /register). */
+  storage?: Record<string, string>;
 }
 interface Measure {
   perf: number;
@@ -50,6 +52,10 @@ interface Measure {
   longTasks: { count: number; ms: number };
   mainThread: Record<string, number>;
   scripts: { url: string; ms: number }[];
+  /** The LCP element (Lighthouse's selector) and when the unthrottled trace painted it, and the first paint (ms after navigation start). */
+  lcpElement: string;
+  observedLcp: number;
+  observedFcp: number;
 }
 
 function parseArgs(argv: string[]) {
@@ -133,6 +139,8 @@ async function targets(origin: string): Promise<Target[]> {
   const read = (f: string) => JSON.parse(fs.readFileSync(path.join(root, 'flows', f), 'utf8')) as FlowFile;
   const flows = [read('new-pfa.json'), read('existing-pfa.json')];
   const list: Target[] = ['/login', '/register', '/register/account', '/password/forgot'].map((p) => ({ label: p, path: p, user: null }));
+  // /register/account as a visitor who chose a type on /register sees it (without one it sends them back there).
+  list[2].storage = { registration: JSON.stringify({ type: flows[0].registrationType }) };
   for (const flow of flows) {
     for (const step of flow.steps) {
       const { user, token } = await applicant(origin, flow);
@@ -162,11 +170,16 @@ async function targets(origin: string): Promise<Target[]> {
 /** One Lighthouse run of `target`, cold cache, signed in (or not) as the target says. */
 async function measure(page: Page, port: number, origin: string, target: Target): Promise<Measure> {
   await page.goto(`${origin}/favicon.svg`);
-  await page.evaluate((user) => {
-    localStorage.clear();
-    sessionStorage.clear();
-    if (user) localStorage.setItem('user', user);
-  }, target.user ? JSON.stringify(target.user) : null);
+  await page.evaluate(
+    (user, storage) => {
+      localStorage.clear();
+      sessionStorage.clear();
+      if (user) localStorage.setItem('user', user);
+      for (const [key, value] of Object.entries(storage)) localStorage.setItem(key, value);
+    },
+    target.user ? JSON.stringify(target.user) : null,
+    target.storage ?? {},
+  );
   const cdp = await page.createCDPSession();
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
@@ -196,11 +209,17 @@ function auditItems<T>(audits: Audits, id: string): T[] {
 }
 
 /** The figures behind TBT: long tasks, main-thread work by kind, the costliest scripts. */
-function details(audits: Audits): Pick<Measure, 'longTasks' | 'mainThread' | 'scripts'> {
+function details(audits: Audits): Pick<Measure, 'longTasks' | 'mainThread' | 'scripts' | 'lcpElement' | 'observedLcp' | 'observedFcp'> {
   const tasks = auditItems<{ duration: number }>(audits, 'long-tasks');
   const groups = auditItems<{ groupLabel: string; duration: number }>(audits, 'mainthread-work-breakdown');
   const boot = auditItems<{ url: string; scripting: number; scriptParseCompile: number }>(audits, 'bootup-time');
+  // largest-contentful-paint-element: a list whose first table holds the element ({ node: { selector } }).
+  const lcpTable = auditItems<{ items?: { node?: { selector?: string } }[] }>(audits, 'largest-contentful-paint-element')[0];
+  const observed = auditItems<{ observedLargestContentfulPaint?: number; observedFirstContentfulPaint?: number }>(audits, 'metrics')[0] ?? {};
   return {
+    lcpElement: lcpTable?.items?.[0]?.node?.selector ?? '?',
+    observedLcp: observed.observedLargestContentfulPaint ?? NaN,
+    observedFcp: observed.observedFirstContentfulPaint ?? NaN,
     longTasks: { count: tasks.length, ms: tasks.reduce((sum, t) => sum + t.duration, 0) },
     mainThread: Object.fromEntries(groups.map((g) => [g.groupLabel, g.duration])),
     scripts: boot.map((b) => ({ url: b.url.replace(/^https?:\/\/[^/]+/, ''), ms: b.scripting + b.scriptParseCompile })),
@@ -274,6 +293,7 @@ async function main() {
         console.error(`    long tasks: ${med((r) => r.longTasks.count)}, ${med((r) => r.longTasks.ms)} ms`);
         console.error(`    main thread: ${kinds.map((k) => `${k} ${med((r) => r.mainThread[k] ?? 0)} ms`).join(', ')}`);
         console.error(`    scripts: ${scriptMs.map((s) => `${s.url} ${s.ms} ms`).join(', ')}`);
+        console.error(`    LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}; painted (unthrottled trace) at ${med((r) => r.observedLcp)} ms, first paint ${med((r) => r.observedFcp)} ms`);
       }
       rows.push(row);
     }

@@ -5,6 +5,7 @@ import { AppProviders } from './shared/providers';
 import { routes } from './app/routes';
 import { RegistrationType } from './core/registration';
 import { session } from './shared/session';
+import { createStyleCache } from './shared/style-nonce';
 
 /**
  * Build-time rendering of the guest pages (issue 14 "first meaningful content without waiting for the
@@ -22,7 +23,9 @@ export async function renderRoute(pathname: string, origin = 'http://localhost')
   if (context instanceof Response) throw new Error(`prerender: ${pathname} answered a redirect to ${context.headers.get('location')}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   return renderToString(
-    <AppProviders i18n={createI18n()}>
+    // A style cache per page: emotion writes each style into the HTML only the first time its cache sees
+    // it, so with one cache for all, the pages rendered after the first lacked the styles they share with it.
+    <AppProviders i18n={createI18n()} styleCache={createStyleCache()}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
   );

@@ -1,5 +1,5 @@
 import { StrictMode, type ComponentType, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { render, type ComponentChild } from 'preact';
 import { ChakraProvider, SkipNavLink } from '@chakra-ui/react';
 import { CacheProvider } from '@emotion/react';
 import { SWRConfig } from 'swr';
@@ -35,17 +35,31 @@ export function guestTree(page: ReactNode): ReactNode {
 }
 
 /**
- * Renders the page afresh over its prerendered markup, in one task (no frame shows an empty page),
- * rather than hydrating it: the prerender comes from React (react-dom/server), and Preact's generated
- * ids (`useId`: labels, error descriptions) differ from React's, which hydration would keep.
+ * Renders the page INTO its prerendered markup, reusing its DOM nodes: Preact's `render` (not
+ * preact/compat's, which empties the container first as React's `createRoot` does) diffs the first
+ * render against the container's existing children, element by element, and patches what differs
+ * (attributes read from the DOM, text), so the prerendered elements stay on screen and are not painted
+ * again (the page's LCP element, e.g. /register's intro, keeps its first paint). Not Preact's `hydrate`:
+ * that keeps the DOM's attributes as they are, and the prerender comes from React (react-dom/server),
+ * whose generated ids (`useId`: labels, error descriptions, the ids zag's state machines look elements
+ * up by) differ from Preact's; this render sets Preact's ids on the reused elements. Elements the page
+ * no longer has (React's `<!-- -->` text separators) are removed; none is moved (re-inserted).
  */
 export function renderGuestPage(route: string, Page: ComponentType): void {
   setRoutePattern(route);
   const container = document.getElementById('root')!;
-  // The prerendered global styles (Chakra's reset and design tokens, `css-global`) go to <head> too,
-  // where emotion's <Global> finds and keeps them instead of building and inserting them again.
+  // The prerendered global styles (Chakra's reset and design tokens, `css-global`) are in <head> (emotion's
+  // cache moved every prerendered <style> there when it was created, above), where emotion's <Global> for
+  // the cascade layers finds and keeps its own; the one for the system's global CSS is not rendered at all:
+  // the guest build's edit of Chakra (scripts/vite-plugin-chakra-system.ts `chakraGlobalFromPage`) skips
+  // it once told that CSS is in the page, so it is neither built nor serialized again.
   const firstInHead = document.head.querySelector('style[data-emotion]');
   for (const style of container.querySelectorAll('style[data-emotion^="css-global "]')) document.head.insertBefore(style, firstInHead);
-  container.replaceChildren();
-  createRoot(container).render(guestTree(<Page />));
+  if (document.head.querySelector('style[data-emotion^="css-global "]')) Object.assign(system, { _globalInDocument: true });
+  // React's prerender hoists the logo's `<link rel="preload">` to the start of the page's markup: it goes
+  // to <head> (the image is requested already), else Preact, whose first element would not be the
+  // container's first node, would move (re-insert, so lay out and paint again) every element after it.
+  for (const link of container.querySelectorAll(':scope > link')) document.head.appendChild(link);
+  // The guest build aliases `react` to preact/compat: the tree is Preact's vnodes, typed as React's.
+  render(guestTree(<Page />) as unknown as ComponentChild, container);
 }

@@ -83,3 +83,51 @@ test('/register → /register/account → the flow, as documents, axe-clean on t
   await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
   expect(errors).toEqual([]);
 });
+
+/**
+ * Before the page's entry runs (readyState "interactive": the HTML is parsed, module scripts not yet run),
+ * keeps every element of the prerendered page; then, from the first batch of changes (the entry's first
+ * render, one task), which elements it removed or moved (re-inserted) and which prerendered ones are gone. Later changes (the
+ * partner list replacing its spinner once loaded) are the page's own, not the start-up's.
+ */
+interface FirstRender {
+  removed: string[];
+  lost: string[];
+  total: number;
+}
+function watchFirstRender() {
+  const w = window as unknown as { firstRender?: FirstRender };
+  const isMoved = (el: Element) => ['STYLE', 'LINK'].includes(el.tagName); // emotion's styles and React's hoisted preload go to <head>
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState !== 'interactive') return;
+    const root = document.getElementById('root')!;
+    const prerendered = [...root.querySelectorAll('*')].filter((el) => !isMoved(el));
+    const observer = new MutationObserver((records) => {
+      observer.disconnect();
+      // An element taken out and put back (still connected) was moved: laid out and painted again, as new.
+      const removed = records.flatMap((r) => [...r.removedNodes]).filter((n): n is Element => n instanceof Element && !isMoved(n));
+      w.firstRender = {
+        removed: removed.map((el) => `${el.isConnected ? 'moved' : 'removed'}: ${el.outerHTML.slice(0, 100)}`),
+        lost: prerendered.filter((el) => !root.contains(el)).map((el) => el.outerHTML.slice(0, 100)),
+        total: prerendered.length,
+      };
+    });
+    observer.observe(root, { childList: true, subtree: true });
+  });
+}
+
+const RENDERED = [...PAGES, { route: '/register/account', h1: 'Datele contului tău', ready: (page: Page) => page.getByRole('button', { name: 'Vreau cont Ghișeu' }) }];
+for (const { route, h1, ready } of RENDERED) {
+  test(`${route}: the entry renders into the prerendered elements (none is removed, moved or drawn again)`, async ({ page }) => {
+    await page.addInitScript(watchFirstRender);
+    // /register/account as a visitor who chose a type on /register sees it (its prerender).
+    if (route === '/register/account') await page.addInitScript(() => localStorage.setItem('registration', JSON.stringify({ type: 2 })));
+    await page.goto(route);
+    await expect(ready(page)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: h1 })).toBeVisible();
+    const firstRender = await page.waitForFunction(() => (window as unknown as { firstRender?: unknown }).firstRender).then((h) => h.jsonValue() as Promise<FirstRender>);
+    expect(firstRender.total).toBeGreaterThan(10);
+    expect(firstRender.removed).toEqual([]);
+    expect(firstRender.lost).toEqual([]);
+  });
+}
