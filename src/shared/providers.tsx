@@ -1,6 +1,7 @@
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { CacheProvider } from '@emotion/react';
+import type { EmotionCache } from '@emotion/cache';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { SWRConfig, type SWRConfiguration } from 'swr';
@@ -14,12 +15,15 @@ const noSubscription = () => () => {};
 /** One emotion cache for the page: its <style> elements carry the CSP nonce. */
 const styleCache = createStyleCache();
 
-/** Everything around the router: design system, copy, data cache, toasts. */
-export function AppProviders({ i18n, swr, children }: { i18n: I18n; swr?: SWRConfiguration; children: ReactNode }) {
+/**
+ * Everything around the router: design system, copy, data cache, toasts. `styles`: another emotion
+ * cache than the page's (src/prerender.tsx renders each page with a fresh one).
+ */
+export function AppProviders({ i18n, swr, styles = styleCache, children }: { i18n: I18n; swr?: SWRConfiguration; styles?: EmotionCache; children: ReactNode }) {
   // The toasts' view is not in the HTML prerendered at build time: while hydrating, it mounts right after.
   const mounted = useSyncExternalStore(noSubscription, () => true, () => false);
   return (
-    <CacheProvider value={styleCache}>
+    <CacheProvider value={styles}>
       <ChakraProvider value={system}>
         <I18nextProvider i18n={i18n}>
           <SWRConfig value={{ shouldRetryOnError: false, ...swr }}>
