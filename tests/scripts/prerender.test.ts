@@ -36,7 +36,8 @@ describe('prerendered pages carry their own styles', () => {
     // With one emotion cache for all of them, a page after the first lacked the rules an earlier page had used.
     for (const route of ROUTE_PAGES.filter((p) => p.prerender).map((p) => p.route)) expect(unstyledClasses(await renderRoute(route)), route).toEqual([]);
     for (const route of stepShellPaths()) expect(unstyledClasses(await renderStepShell(route)), route).toEqual([]);
-  });
+    // 21 server renders: well above the unit project's 5 s on a loaded machine.
+  }, 120_000);
 });
 
 describe('step shells (the HTML of a step before the app has loaded)', () => {
