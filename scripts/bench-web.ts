@@ -52,7 +52,11 @@ interface Measure {
   longTasks: { count: number; ms: number };
   mainThread: Record<string, number>;
   scripts: { url: string; ms: number }[];
-  /** The LCP element (Lighthouse's selector) and when the unthrottled trace painted it, and the first paint (ms after navigation start). */
+  /**
+   * Lighthouse's FCP (simulated), the LCP element (its selector and text), when the unthrottled trace
+   * painted it and the first paint (ms after navigation start).
+   */
+  fcp: number;
   lcpElement: string;
   observedLcp: number;
   observedFcp: number;
@@ -209,20 +213,30 @@ function auditItems<T>(audits: Audits, id: string): T[] {
 }
 
 /** The figures behind TBT: long tasks, main-thread work by kind, the costliest scripts. */
-function details(audits: Audits): Pick<Measure, 'longTasks' | 'mainThread' | 'scripts' | 'lcpElement' | 'observedLcp' | 'observedFcp'> {
+function details(audits: Audits): Pick<Measure, 'longTasks' | 'mainThread' | 'scripts' | 'fcp' | 'lcpElement' | 'observedLcp' | 'observedFcp'> {
   const tasks = auditItems<{ duration: number }>(audits, 'long-tasks');
   const groups = auditItems<{ groupLabel: string; duration: number }>(audits, 'mainthread-work-breakdown');
   const boot = auditItems<{ url: string; scripting: number; scriptParseCompile: number }>(audits, 'bootup-time');
-  // largest-contentful-paint-element: a list whose first table holds the element ({ node: { selector } }).
-  const lcpTable = auditItems<{ items?: { node?: { selector?: string } }[] }>(audits, 'largest-contentful-paint-element')[0];
-  const observed = auditItems<{ observedLargestContentfulPaint?: number; observedFirstContentfulPaint?: number }>(audits, 'metrics')[0] ?? {};
+  const observed = auditItems<{ observedFirstContentfulPaint?: number }>(audits, 'metrics')[0] ?? {};
   return {
-    lcpElement: lcpTable?.items?.[0]?.node?.selector ?? '?',
-    observedLcp: observed.observedLargestContentfulPaint ?? NaN,
     observedFcp: observed.observedFirstContentfulPaint ?? NaN,
     longTasks: { count: tasks.length, ms: tasks.reduce((sum, t) => sum + t.duration, 0) },
     mainThread: Object.fromEntries(groups.map((g) => [g.groupLabel, g.duration])),
     scripts: boot.map((b) => ({ url: b.url.replace(/^https?:\/\/[^/]+/, ''), ms: b.scripting + b.scriptParseCompile })),
+    ...lcpDetails(audits),
+  };
+}
+
+/** The LCP element (Lighthouse's `largest-contentful-paint-element`: a table whose first row holds the node) and the observed timings. */
+function lcpDetails(audits: Audits): Pick<Measure, 'fcp' | 'lcpElement' | 'observedLcp'> {
+  type Node = { selector?: string; nodeLabel?: string };
+  const table = auditItems<{ items?: { node?: Node }[] }>(audits, 'largest-contentful-paint-element')[0];
+  const node = table?.items?.[0]?.node;
+  const metrics = auditItems<{ observedLargestContentfulPaint?: number }>(audits, 'metrics')[0];
+  return {
+    fcp: (audits['first-contentful-paint'] as { numericValue?: number } | undefined)?.numericValue ?? NaN,
+    lcpElement: node ? `${node.selector ?? '?'} "${(node.nodeLabel ?? '').slice(0, 60)}"` : '(none)',
+    observedLcp: metrics?.observedLargestContentfulPaint ?? NaN,
   };
 }
 
@@ -293,7 +307,7 @@ async function main() {
         console.error(`    long tasks: ${med((r) => r.longTasks.count)}, ${med((r) => r.longTasks.ms)} ms`);
         console.error(`    main thread: ${kinds.map((k) => `${k} ${med((r) => r.mainThread[k] ?? 0)} ms`).join(', ')}`);
         console.error(`    scripts: ${scriptMs.map((s) => `${s.url} ${s.ms} ms`).join(', ')}`);
-        console.error(`    LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}; painted (unthrottled trace) at ${med((r) => r.observedLcp)} ms, first paint ${med((r) => r.observedFcp)} ms`);
+        console.error(`    FCP ${(med((r) => r.fcp) / 1000).toFixed(1)} s; LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}; painted (unthrottled trace) at ${runs.map((r) => Math.round(r.observedLcp)).join(', ')} ms, first paint ${med((r) => r.observedFcp)} ms`);
       }
       rows.push(row);
     }

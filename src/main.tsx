@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createI18n } from './shared/i18n';
@@ -12,10 +12,15 @@ import { routes } from './app/routes';
  */
 const i18n = createI18n();
 const router = createBrowserRouter(routes);
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders i18n={i18n}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+// A transition: React renders the first page in slices of ~5 ms and lets the browser in between
+// (issue 14, TBT), instead of one long task; a step page shows its prerendered shell meanwhile.
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <AppProviders i18n={i18n}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+});

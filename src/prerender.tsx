@@ -1,6 +1,9 @@
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { createI18n } from './shared/i18n';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
+import { createI18n, loadStepsNamespace } from './shared/i18n';
+import { FLOWS } from './engine/flows';
+import { ExistingFlowLayout, RequestingFlowLayout } from './pages/flow/FlowLayout';
+import { StepShell } from './pages/flow/StepShell';
 import { AppProviders } from './shared/providers';
 import { routes } from './app/routes';
 import { RegistrationType } from './core/registration';
@@ -23,9 +26,37 @@ export async function renderRoute(pathname: string, origin = 'http://localhost')
   if (context instanceof Response) throw new Error(`prerender: ${pathname} answered a redirect to ${context.headers.get('location')}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   return renderToString(
-    // A style cache per page: emotion writes each style into the HTML only the first time its cache sees
-    // it, so with one cache for all, the pages rendered after the first lacked the styles they share with it.
     <AppProviders i18n={createI18n()} styleCache={createStyleCache()}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </AppProviders>,
+  );
+}
+
+
+/** Every step path of both flow files: each gets an HTML shell (`renderStepShell`). */
+export function stepShellPaths(): string[] {
+  return Object.values(FLOWS).flatMap((flow) => flow.steps.map((step) => step.path));
+}
+
+/**
+ * A step page's HTML shell (issue 14, LCP of the wizard steps): the flow's header, the step's position,
+ * heading and guidance (src/pages/flow/StepShell.tsx) and the footer, as every applicant at that step
+ * sees them before the request is known. scripts/prerender.ts puts it in `<div id="shell">` of the
+ * step's `dist/pages/<path>.html`, above the app's hidden root (src/shared/shell.ts).
+ */
+export async function renderStepShell(pathname: string, origin = 'http://localhost'): Promise<string> {
+  const flow = Object.values(FLOWS).find((f) => f.steps.some((s) => s.path === pathname));
+  if (!flow) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  const i18n = createI18n();
+  await loadStepsNamespace(i18n);
+  const Layout = flow.registrationType === RegistrationType.requestingCompany ? RequestingFlowLayout : ExistingFlowLayout;
+  const shellRoutes: RouteObject[] = [{ path: flow.basePath, Component: Layout, children: [{ path: '*', element: <StepShell flow={flow} /> }] }];
+  const handler = createStaticHandler(shellRoutes);
+  const context = await handler.query(new Request(new URL(pathname, origin)));
+  if (context instanceof Response) throw new Error(`prerender: ${pathname} answered ${context.status}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(
+    <AppProviders i18n={i18n} styleCache={createStyleCache()}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
   );

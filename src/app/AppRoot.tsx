@@ -10,6 +10,7 @@ import { mountSupportWidget, removeSupportWidget } from '@/shared/support-widget
 import { toaster } from '@/shared/toaster';
 import { useT } from '@/shared/useT';
 import { PageLayout } from '@/shared/components/PageLayout';
+import { revealApp, revealUnlessAt } from '@/shared/shell';
 
 /** Keeps the support widget in step with the session: present while signed in, gone after. */
 function useSupportWidgetSync(): void {
@@ -61,9 +62,20 @@ function useFocusOnNavigate(): void {
   }, [pathname]);
 }
 
+/**
+ * A step page's prerendered shell (src/shared/shell.ts) stays while the app is at the shell's step
+ * (the wizard shows the app when it draws the step); at any other address (a redirect to login, the
+ * dashboard, the request's current step) the app shows at once.
+ */
+function useShellHandOver(): void {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => revealUnlessAt(pathname), [pathname]);
+}
+
 /** Root route: skip link, the page, and the app-wide effects. */
 export function AppRoot() {
   const t = useT('common');
+  useShellHandOver();
   useSupportWidgetSync();
   useUnauthorizedRedirect();
   useFocusOnNavigate();
@@ -97,6 +109,7 @@ export function AppLoading() {
 export function RouteError() {
   const t = useT('common');
   const error = useRouteError();
+  useLayoutEffect(revealApp, []);
   useEffect(() => {
     console.error(error);
   }, [error]);

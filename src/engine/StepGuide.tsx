@@ -7,7 +7,7 @@ import type { StepServices } from '../../widgets/types';
  * the privacy page's link) and `tips` (one tip per line, under `tipsTitle`), e.g. the identity step's
  * photo tips. Copy only: the step's behaviour stays in its widget.
  */
-export function StepGuide({ step, services }: { step: FlowStep; services: StepServices }) {
+export function StepGuide({ step, services }: { step: FlowStep; services: Pick<StepServices, 't' | 'legal'> }) {
   const { t } = services;
   const copy = step.copy ?? {};
   if (!copy.privacyNote && !copy.tips) return null;

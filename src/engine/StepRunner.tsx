@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Box, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
 import { planSubmit, readPointer, requestContext, storedStepData, type FlowStep, type ResolvedFlow } from '@/core/flow';
 import { routePath } from '@/core/routes';
@@ -8,7 +8,7 @@ import { fields, widgets } from '../../widgets/registry';
 import type { Profile, StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
 import { StepForm } from './StepForm';
-import { StepGuide } from './StepGuide';
+import { StepIntro } from './StepIntro';
 import { toErrorSchema, translateUiSchema } from './translate-ui';
 import { loadedValidator, stepSchema, stepValidator } from './validators';
 
@@ -178,16 +178,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   const unplacedError = Object.entries(serverErrors).find(([key]) => !shownFields.has(key.split('.')[0]))?.[1]?.[0];
   return (
     <Stack gap="6" as="section" aria-labelledby={`${step.id}-title`}>
-      <Heading as="h1" size="xl" id={`${step.id}-title`}>
-        {t(step.title, { partner: request.partner.name })}
-      </Heading>
-      <StepGuide step={step} services={services} />
-      {step.copy?.notice ? (
-        <Alert.Root status="info">
-          <Alert.Indicator />
-          <Alert.Description>{t(step.copy.notice)}</Alert.Description>
-        </Alert.Root>
-      ) : null}
+      <StepIntro step={step} title={t(step.title, { partner: request.partner.name })} services={services} />
       {pending ? (
         <Alert.Root status="info" role="status">
           <Alert.Indicator />

@@ -1,15 +1,17 @@
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Spinner, Stack } from '@chakra-ui/react';
 import { routePath } from '@/core/routes';
 import { currentStep, guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '@/core/flow';
 import type { RegistrationRequest } from '@/core/api-types';
+import { revealApp } from '@/shared/shell';
 import type { RegistrationTypeValue } from '@/core/registration';
 import type { StepServices } from '../../widgets/types';
 import type { EngineApi } from './api';
 import { FLOWS } from './flows';
 import { preloadCurrentStep } from './preload';
 import { StepRunner } from './StepRunner';
+import { StepPosition } from './StepIntro';
 
 export interface WizardProps {
   registrationType: RegistrationTypeValue;
@@ -60,6 +62,12 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
     };
   }, [api, flow, initialRequest]);
 
+  // The page's prerendered shell (src/shared/shell.ts) gives way once the wizard draws more than its spinner.
+  const settled = failed || request !== null;
+  useLayoutEffect(() => {
+    if (settled) revealApp();
+  }, [settled]);
+
   const resolved: ResolvedFlow | null = useMemo(() => (request ? resolveFlow(flow, requestContext(request)) : null), [flow, request]);
   const routeStep = resolved ? stepByPath(resolved, location.pathname) : null;
   const shown = resolved && routeStep && request && routeStep.id === request.steps.current.identifier ? progress(resolved, routeStep.id) : null;
@@ -102,18 +110,7 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
 
   return (
     <Stack gap="4">
-      {/* "Pasul X din N" and the step's short name from the flow file (`name`), so the applicant knows where they are. */}
-      <Text fontSize="sm" color="fg.muted">
-        <span data-testid="wizard-progress">{services.t('steps:common.progress', { position, total })}</span>
-        {step.name ? (
-          <>
-            {' · '}
-            <Text as="span" fontWeight="semibold" data-testid="wizard-step-name">
-              {services.t(step.name)}
-            </Text>
-          </>
-        ) : null}
-      </Text>
+      <StepPosition step={step} position={position} total={total} t={services.t} />
       <StepRunner
         key={`${step.id}:${request.steps.current.identifier}`}
         flow={resolved}

@@ -15,8 +15,8 @@ const noSubscription = () => () => {};
 /** One emotion cache for the page: its <style> elements carry the CSP nonce. */
 const styleCache = createStyleCache();
 
-/** Everything around the router: design system, copy, data cache, toasts. */
 /**
+ * Everything around the router: design system, copy, data cache, toasts.
  * `styleCache`: the build-time prerender (src/prerender.tsx) gives each page a cache of its own, as
  * emotion writes a style into the HTML only the first time its cache sees it.
  */

@@ -223,3 +223,36 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     await waitFor(() => expect(within(document.body).getByText('Dosarul tău este gata')).toBeTruthy());
   });
 });
+
+describe('a step page’s prerendered shell (src/shared/shell.ts)', () => {
+  afterEach(() => document.getElementById('shell')?.remove());
+
+  /** The page as the server sends a step's address: the shell above the app's hidden root (here, the test's container). */
+  function withShell(route: string): HTMLElement {
+    const shell = document.createElement('div');
+    shell.id = 'shell';
+    shell.setAttribute('data-route', route);
+    shell.textContent = 'Ești căsătorit(ă)? (prerendered)';
+    document.body.prepend(shell);
+    return shell;
+  }
+
+  it('stays while the request loads and goes once the wizard draws the step', async () => {
+    let answer!: (r: ReturnType<typeof request>) => void;
+    const api = { get: vi.fn(() => new Promise((resolve) => (answer = resolve))), post: vi.fn() } as never;
+    const shell = withShell('/infiintare-pfa/4');
+    renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
+    expect(screen.queryByRole('heading')).toBeNull();
+    expect(shell.isConnected).toBe(true);
+    answer(request('requesting-company-step-4'));
+    expect(await screen.findByRole('heading', { name: 'Ești căsătorit(ă)?' })).toBeTruthy();
+    expect(shell.isConnected).toBe(false);
+  });
+
+  it('goes when the request cannot be loaded (the error shows instead)', async () => {
+    const api = { get: vi.fn(async () => Promise.reject(new Error('offline'))), post: vi.fn() } as never;
+    const shell = withShell('/infiintare-pfa/4');
+    renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
+    await waitFor(() => expect(shell.isConnected).toBe(false));
+  });
+});

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderRoute } from '@/prerender';
+import { renderRoute, renderStepShell, stepShellPaths } from '@/prerender';
+import { FLOWS } from '@/engine/flows';
+import { shellParts } from '@/pages/flow/StepShell';
 import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
+import { staticChunks, withStepShell } from '../../scripts/prerender';
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */
 describe('guest pages prerendered at build time', () => {
@@ -30,5 +33,72 @@ describe('guest pages prerendered at build time', () => {
 
   it('every prerendered page is one of these (a page prerendered without a test could show nothing)', () => {
     expect(ROUTE_PAGES.filter((p) => p.prerender).map((p) => p.route)).toEqual(['/login', '/register', '/register/account', '/password/forgot']);
+  });
+});
+
+/** Every emotion class of the markup (`css-<name>`) has its rules in a `<style data-emotion="css … name …">` of the same HTML. */
+function unstyledClasses(html: string): string[] {
+  const styled = new Set([...html.matchAll(/<style data-emotion="css ([^"]+)"/g)].flatMap((m) => m[1].split(' ')));
+  const used = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((m) => [...m[1].matchAll(/\bcss-([a-z0-9]+)\b/g)].map((c) => c[1])));
+  return [...used].filter((name) => !styled.has(name));
+}
+
+describe('prerendered pages carry their own styles', () => {
+  it('each guest page and step shell, rendered one after the other as the build does, has the rules of every class it uses', async () => {
+    // With one emotion cache for all of them, a page after the first lacked the rules an earlier page had used.
+    for (const route of ROUTE_PAGES.filter((p) => p.prerender).map((p) => p.route)) expect(unstyledClasses(await renderRoute(route)), route).toEqual([]);
+    for (const route of stepShellPaths()) expect(unstyledClasses(await renderStepShell(route)), route).toEqual([]);
+    // 21 server renders: well above the unit project's 5 s on a loaded machine.
+  }, 120_000);
+});
+
+describe('step shells (the HTML of a step before the app has loaded)', () => {
+  it('one per step of both flow files', () => {
+    expect(stepShellPaths()).toEqual([...Object.values(FLOWS).flatMap((f) => f.steps.map((s) => s.path))]);
+    expect(stepShellPaths()).toContain('/infiintare-pfa/0');
+    expect(stepShellPaths()).toContain('/inregistrare/7');
+  });
+
+  it.each([
+    ['/infiintare-pfa/0', ['Înființare PFA', 'Pasul 1 din 10', 'Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:', 'Ieșire din cont']],
+    ['/inregistrare/2', ['Registrare PFA', 'Pasul 2 din 7', 'Care este codul fiscal (CUI/CIF) al PFA-ului tău?']],
+    ['/infiintare-pfa/1', ['Pasul 2 din 10', 'Fotografiile buletinului și selfie-ul sunt folosite']],
+  ])('%s: the header, the position, the heading and the guidance, in Romanian', async (route, texts) => {
+    const html = await renderStepShell(route);
+    for (const text of texts) expect(html).toContain(text);
+    expect(html).toMatch(/<h1[^>]*>/);
+    expect(html).toMatch(/<header/);
+    expect(html).toMatch(/<footer/);
+  });
+
+  it('no heading where a variant changes the title (the pricing step names the partner), no guidance where a variant changes the copy', async () => {
+    const pricing = await renderStepShell('/infiintare-pfa/9');
+    expect(pricing).toContain('Pasul 10 din 10');
+    expect(pricing).not.toMatch(/<h1/);
+    const newFlow = FLOWS[2];
+    expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-9')!)).toEqual({ title: false, copy: true });
+    expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-7')!)).toEqual({ title: true, copy: false });
+    expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-0')!)).toEqual({ title: true, copy: true });
+  });
+
+  it('withStepShell: the shell above a hidden root, without test ids, and a modulepreload per chunk', () => {
+    const index = '<html><head>\n    <script type="module" src="/assets/index-1.js"></script>\n  </head><body>\n    <div id="root"></div>\n</body></html>';
+    const html = withStepShell(index, '/infiintare-pfa/3', '<header><span data-testid="flow-title">Înființare PFA</span></header>', ['assets/FlowStepsPage-2.js']);
+    expect(html).toContain('<div id="shell" data-route="/infiintare-pfa/3"><header><span>Înființare PFA</span></header></div>');
+    expect(html).toContain('<div id="root" hidden></div>');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/FlowStepsPage-2.js">\n  </head>');
+    expect(() => withStepShell('<div id="app"></div>', '/x', '', [])).toThrow(/no <div id="root"><\/div>/);
+  });
+
+  it('staticChunks: the chunks and what they import statically, without the entry and its own imports', () => {
+    const manifest = {
+      'index.html': { file: 'assets/index.js', imports: ['_react.js'] },
+      '_react.js': { file: 'assets/react.js' },
+      '_stack.js': { file: 'assets/stack.js', imports: ['_react.js'] },
+      'src/pages/flow/FlowStepsPage.tsx': { file: 'assets/FlowStepsPage.js', imports: ['index.html', '_stack.js'], dynamicImports: ['_lazy.js'] },
+      '_lazy.js': { file: 'assets/lazy.js' },
+    };
+    expect(staticChunks(manifest, ['src/pages/flow/FlowStepsPage.tsx'])).toEqual(['assets/FlowStepsPage.js', 'assets/stack.js']);
+    expect(() => staticChunks(manifest, ['src/nothing.tsx'])).toThrow(/no entry src\/nothing.tsx/);
   });
 });
