@@ -9,7 +9,7 @@ import { fileUrl } from '../files/files';
 import { identityMediaOf } from '../identity/queries';
 import { companyOf } from '../company/types';
 import type { UserRow } from '../lib/tokens';
-import { flowContext, type PartnerRow, type RequestRow } from './model';
+import { flowContext, type PartnerPrice, type PartnerRow, type RequestRow } from './model';
 import { requestExtras, type RequestExtras } from './request-extras';
 import { openRequest, requestWithPartner, type SignedInRequest } from './store';
 import { signatureFileIdOf } from './signature';
@@ -98,8 +98,8 @@ function sameFlowContext(row: RequestRow, loaded: RequestRow): boolean {
  * loaded row reuses `resolved`.
  */
 export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow, options: { withExtras?: boolean } = {}) {
-  const { request, partner, extras } = await requestWithPartner(app.db, user, flow, options);
-  return loaded(app, flow, request, partner, extras);
+  const { request, partner, prices, extras } = await requestWithPartner(app.db, user, flow, options);
+  return loaded(app, flow, request, partner, prices, extras);
 }
 
 /**
@@ -108,15 +108,17 @@ export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flo
  */
 export async function loadSignedInRequest(app: FastifyInstance, found: SignedInRequest, flow: Flow) {
   if (found.user.registrationType !== flow.registrationType) throw forbidden();
-  if (!found.request) return loaded(app, flow, await openRequest(app.db, found.user, flow), found.partner, null);
-  return loaded(app, flow, found.request, found.partner, found.extras);
+  if (!found.request) return loaded(app, flow, await openRequest(app.db, found.user, flow), found.partner, found.prices, null);
+  return loaded(app, flow, found.request, found.partner, found.prices, found.extras);
 }
 
-function loaded(app: FastifyInstance, flow: Flow, request: RequestRow, partner: PartnerRow, extras: RequestExtras | null) {
+function loaded(app: FastifyInstance, flow: Flow, request: RequestRow, partner: PartnerRow, prices: PartnerPrice[], extras: RequestExtras | null) {
   const resolved = resolveFlow(flow, flowContext(request, partner));
   return {
     request,
     partner,
+    /** The partner's prices (read with the request). */
+    prices,
     resolved,
     serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow, rowExtras: RequestExtras | null = null) =>
       serializeRequest(

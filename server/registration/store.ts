@@ -4,8 +4,8 @@ import type { Db } from '../db';
 import { partners, payments, registrationRequests, timelineItems, tokens, users } from '../db/schema';
 import { forbidden, HttpError } from '../lib/http-errors';
 import { accessTokenParams, liveAccessToken, touchAccessToken, type UserRow } from '../lib/tokens';
-import type { PartnerRow, RequestRow } from './model';
-import { extrasSql, parseExtras, requestExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
+import type { PartnerPrice, PartnerRow, RequestRow } from './model';
+import { extrasSql, parseExtras, parsePrices, partnerPricesSql, requestExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
 import { signatureFileIdOf } from './signature';
 
 /**
@@ -110,10 +110,12 @@ function prepareReads(db: Db) {
     eq(registrationRequests.registrationType, sql.placeholder('registrationType')),
   );
   const byPartner = eq(partners.id, sql.placeholder('partnerId'));
+  // The partner's prices come with every read: the pricing step's rule checks the chosen one without a query.
+  const prices = partnerPricesSql(partners.id);
   return {
-    plain: db.select({ partner: partners, request: registrationRequests }).from(partners).leftJoin(registrationRequests, join).where(byPartner).prepare('request_with_partner'),
+    plain: db.select({ partner: partners, request: registrationRequests, prices }).from(partners).leftJoin(registrationRequests, join).where(byPartner).prepare('request_with_partner'),
     withExtras: db
-      .select({ partner: partners, request: registrationRequests, extras })
+      .select({ partner: partners, request: registrationRequests, prices, extras })
       .from(partners)
       .leftJoin(registrationRequests, join)
       .where(byPartner)
@@ -152,16 +154,17 @@ export async function requestWithPartner(
   user: UserRow,
   flow: Flow,
   options: { withExtras?: boolean } = {},
-): Promise<{ request: RequestRow; partner: PartnerRow; extras: RequestExtras | null }> {
+): Promise<{ request: RequestRow; partner: PartnerRow; prices: PartnerPrice[]; extras: RequestExtras | null }> {
   if (user.registrationType !== flow.registrationType) throw forbidden();
   const [found] = await readStatements(db)[options.withExtras ? 'withExtras' : 'plain'].execute({
     userId: user.id,
     registrationType: flow.registrationType,
     partnerId: user.partnerId,
   });
-  if (!found.request) return { partner: found.partner, request: await openRequest(db, user, flow), extras: null };
+  const prices = parsePrices(found.prices);
+  if (!found.request) return { partner: found.partner, prices, request: await openRequest(db, user, flow), extras: null };
   const row = found as typeof found & { extras?: unknown };
-  return { partner: found.partner, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
+  return { partner: found.partner, prices, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
 }
 
 /**
@@ -179,7 +182,7 @@ function prepareSignedInReads(db: Db) {
     signatureFileId: signatureFileIdSql(registrationRequests.formData),
   });
   const ofUser = and(eq(registrationRequests.userId, users.id), eq(registrationRequests.registrationType, sql.placeholder('registrationType')));
-  const columns = { token: tokens, user: users, partner: partners, request: registrationRequests };
+  const columns = { token: tokens, user: users, partner: partners, request: registrationRequests, prices: partnerPricesSql(partners.id) };
   return {
     plain: db
       .select(columns)
@@ -206,6 +209,8 @@ export interface SignedInRequest {
   token: typeof tokens.$inferSelect;
   user: UserRow;
   partner: PartnerRow;
+  /** The partner's prices. */
+  prices: PartnerPrice[];
   /** Null when the user has no request of that type yet (or is of the other flow). */
   request: RequestRow | null;
   extras: RequestExtras | null;
@@ -231,7 +236,7 @@ export async function signedInRequest(
   if (!found) return null;
   await touchAccessToken(db, found.token, now);
   const extras = 'extras' in found && found.request ? parseExtras(found.extras) : null;
-  return { token: found.token, user: found.user, partner: found.partner, request: found.request, extras };
+  return { token: found.token, user: found.user, partner: found.partner, prices: parsePrices(found.prices), request: found.request, extras };
 }
 
 /** The request of an id (operators), or undefined. */

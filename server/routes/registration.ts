@@ -193,7 +193,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
 
     /** Forward over a step whose data the request already holds (e.g. after going back). */
     app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: signedIn(flow), schema: { body: stepBody, response: requestReplies } }, async (request) => {
-      const { request: row, partner, resolved, serialize } = await load(request, flow);
+      const { request: row, partner, prices, resolved, serialize } = await load(request, flow);
       const info = stepsInfo(resolved, row.step);
       if (request.body.current_step_identifier !== info.current.identifier) throw staleStep(await serialize());
       const step = resolved.steps[info.current.index];
@@ -207,7 +207,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       const stored = storedStepData(step, row.formData);
       validateStep(step, stored);
       // What the database knows may have changed since (a deleted identity session): check again.
-      await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, step, flow: resolved });
+      await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, prices, step, flow: resolved });
       if (!info.next) return { message: '', payload: await serialize() };
       const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());
@@ -236,7 +236,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       // not 0); multipart text fields take the schema's types (is_married "true" → true).
       const validatorCompiler = registry.validatorCompiler({ coerce: multipart.has(endpoint) });
       app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { ...files, schema, validatorCompiler }, async (request) => {
-        const { request: row, partner, resolved, serialize } = checked.get(request) ?? (await load(request, flow));
+        const { request: row, partner, prices, resolved, serialize } = checked.get(request) ?? (await load(request, flow));
         const info = stepsInfo(resolved, row.step);
         const step = resolved.steps[info.current.index];
         // Stale tab, double click, or a call for another step: nothing changes, the browser is told where the request is.
@@ -247,7 +247,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         const uploads = Object.fromEntries(Object.entries(fields).filter(([, v]) => isUploadedFile(v))) as Record<string, UploadedFile>;
         const data = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isUploadedFile(v)));
         // The body was checked against the step's schema (multipart text fields took its types: is_married "true" → true).
-        const extra = (await ruleOf(step)?.({ app, body: data, request: row, files: uploads, partner, step, flow: resolved })) ?? {};
+        const extra = (await ruleOf(step)?.({ app, body: data, request: row, files: uploads, partner, prices, step, flow: resolved })) ?? {};
         const formData = { ...row.formData };
         for (const [formKey, bodyKey] of Object.entries(step.submit.store ?? {})) {
           if (bodyKey !== null) formData[formKey] = data[bodyKey] ?? null;
