@@ -5,10 +5,12 @@
  * fresh database made next to the one named, dropped afterwards):
  *  1. the app (`server/server.ts`) and a bare Fastify route, each as a child process on a free
  *     port of 127.0.0.1;
- *  2. autocannon, 50 connections × 10 s each: the bare route, `GET /api/registration/open` (one
+ *  2. autocannon, 50 connections × 10 s each: the bare route (before and after the app's calls: the
+ *     ratio is taken against the mean of both), `GET /api/registration/open` (one
  *     applicant per connection) and a step submit that can be repeated (`POST
  *     /api/registration/existing/collect/partner-price`: the pricing step keeps the request where
- *     it is, one applicant per connection); req/s, p50/p95/p99 and the ratio app/bare;
+ *     it is, one applicant per connection); req/s, p50/p95/p99, the ratio app/bare and the server
+ *     process's CPU time per call (Linux: /proc), which the machine's load moves less than req/s;
  *  3. one applicant's clicks: 100 step submits one after the other;
  *  4. 200 applicants started at once: register → open → questionnaire → identity session → one
  *     photo upload; per call p50/p95/p99, errors and the total time.
@@ -181,9 +183,33 @@ interface LoadRow {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The 1-minute load average when the run ended. */
+  load: number;
+  /** The server process's CPU time per answered call (µs; Linux only, 10 ms resolution over the run). */
+  cpuUs: number | null;
 }
 
-async function load(name: string, url: string, options: { method?: string; body?: string; tokens?: string[]; connections?: number } = {}): Promise<LoadRow> {
+/**
+ * CPU time (user + system, ms) a process has used so far, from Linux's /proc (null elsewhere): the
+ * server's CPU per call moves far less with the machine's load than its throughput does.
+ */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks (USER_HZ, 100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+async function load(
+  name: string,
+  url: string,
+  options: { method?: string; body?: string; tokens?: string[]; connections?: number; serverPid?: number } = {},
+): Promise<LoadRow> {
+  const cpuBefore = cpuMs(options.serverPid);
   const latencies: number[] = [];
   let next = 0;
   const tracker = autocannon({
@@ -203,7 +229,9 @@ async function load(name: string, url: string, options: { method?: string; body?
   tracker.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await tracker;
   const p = percentiles(latencies);
-  return { name, rps: result.requests.total / result.duration, ...p, non2xx: result.non2xx, errors: result.errors + result.timeouts };
+  const cpuAfter = cpuMs(options.serverPid);
+  const cpuUs = cpuBefore === null || cpuAfter === null || !result.requests.total ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return { name, rps: result.requests.total / result.duration, ...p, non2xx: result.non2xx, errors: result.errors + result.timeouts, load: os.loadavg()[0], cpuUs };
 }
 
 /** A phone photo as the browser sends it (scaled to 1920 px on its longest side, JPEG). */
@@ -316,10 +344,15 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     const [alone, aloneReader] = [submitters.pop()!, readers.pop()!];
     const submitBody = JSON.stringify({ current_step_identifier: PRICING_STEP, selected_stripe_id: stripeId });
 
+    // The bare route runs before and after the app's calls and the ratio is taken against the mean of
+    // both: on a shared machine the load moves within a run, and one bare figure taken before the
+    // app's would compare them with another moment's machine.
     const rows: LoadRow[] = [];
-    rows.push(await load('bare Fastify GET /bare', `${bare.base}/bare`));
-    rows.push(await load(`GET ${NEW_OPEN}`, base + NEW_OPEN, { tokens: readers }));
-    rows.push(await load(`POST ${PRICE_SUBMIT}`, base + PRICE_SUBMIT, { method: 'POST', body: submitBody, tokens: submitters }));
+    const [barePid, appPid] = [bare.process.pid, app.process.pid];
+    rows.push(await load('bare Fastify GET /bare (before)', `${bare.base}/bare`, { serverPid: barePid }));
+    rows.push(await load(`GET ${NEW_OPEN}`, base + NEW_OPEN, { tokens: readers, serverPid: appPid }));
+    rows.push(await load(`POST ${PRICE_SUBMIT}`, base + PRICE_SUBMIT, { method: 'POST', body: submitBody, tokens: submitters, serverPid: appPid }));
+    rows.push(await load('bare Fastify GET /bare (after)', `${bare.base}/bare`, { serverPid: barePid }));
 
     // One applicant's clicks, one after the other.
     const single: number[] = [];
@@ -336,13 +369,15 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     const total = performance.now() - started;
     const errors = outcomes.filter((o): o is string => o !== null);
 
-    const bareRps = rows[0].rps;
+    const bareRps = (rows[0].rps + rows[3].rps) / 2;
     console.log(`\n## ${kind === 'pglite' ? 'PGlite (embedded, DATA_DIR on disk)' : 'PostgreSQL'} — ${CONNECTIONS} connections × ${DURATION} s\n`);
-    console.log('| call | req/s | p50 | p95 | p99 | non-2xx | errors | app/bare |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('| call | req/s | p50 | p95 | p99 | non-2xx | errors | app/bare | server CPU per call | load average (1 min) |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.non2xx} | ${r.errors} | ${(r.rps / bareRps).toFixed(3)} |`);
+      const cpu = r.cpuUs === null ? '—' : `${r.cpuUs.toFixed(0)} µs`;
+      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.non2xx} | ${r.errors} | ${(r.rps / bareRps).toFixed(3)} | ${cpu} | ${r.load.toFixed(2)} |`);
     }
+    console.log(`\napp/bare: against the mean of the two bare runs (${bareRps.toFixed(0)} req/s).`);
     const s = percentiles(single);
     const o = percentiles(singleOpen);
     console.log(`\nOne applicant alone, ${SEQUENTIAL_SUBMITS} calls in a row: step submit p50 ${ms(s.p50)} / p95 ${ms(s.p95)} / p99 ${ms(s.p99)}; GET open p50 ${ms(o.p50)} / p95 ${ms(o.p95)} / p99 ${ms(o.p99)}`);

@@ -53,27 +53,49 @@ export async function findToken(db: Db, secret: string, purpose: TokenPurpose) {
 export const TOUCH_INTERVAL_MS = 60 * 1000;
 
 /**
+ * What makes an access token live, with placeholders `hash`, `now` and `idleSince`
+ * (`accessTokenParams`): the one condition of every signed-in request, whether the token is looked
+ * up alone (`findAccessToken`) or with what the route reads (the registration request:
+ * server/registration/store.ts `signedInRequest`).
+ */
+export function liveAccessToken() {
+  return and(
+    eq(tokens.tokenHash, sql.placeholder('hash')),
+    eq(tokens.purpose, 'access'),
+    isNull(tokens.revokedAt),
+    or(isNull(tokens.expiresAt), gt(tokens.expiresAt, sql.placeholder('now'))),
+    sql`coalesce(${tokens.lastUsedAt}, ${tokens.createdAt}) > ${sql.placeholder('idleSince')}::timestamptz`,
+  );
+}
+
+/** The values of `liveAccessToken`'s placeholders for a secret (idle expiry after `idleMinutes`). */
+export function accessTokenParams(secret: string, idleMinutes: number, now: Date) {
+  return { hash: hashToken(secret), now, idleSince: new Date(now.getTime() - idleMinutes * 60 * 1000).toISOString() };
+}
+
+/**
  * The access-token lookup runs on every signed-in request: built once per database as a prepared
  * statement (issue 14: building the query each time was a sixth of the CPU of a simple read; on
  * PostgreSQL the statement is also parsed once per connection).
  */
 function prepareAccessTokenLookup(db: Db) {
-  return db
-    .select({ token: tokens, user: users })
-    .from(tokens)
-    .innerJoin(users, eq(users.id, tokens.userId))
-    .where(
-      and(
-        eq(tokens.tokenHash, sql.placeholder('hash')),
-        eq(tokens.purpose, 'access'),
-        isNull(tokens.revokedAt),
-        or(isNull(tokens.expiresAt), gt(tokens.expiresAt, sql.placeholder('now'))),
-        sql`coalesce(${tokens.lastUsedAt}, ${tokens.createdAt}) > ${sql.placeholder('idleSince')}::timestamptz`,
-      ),
-    )
-    .prepare('find_access_token');
+  return db.select({ token: tokens, user: users }).from(tokens).innerJoin(users, eq(users.id, tokens.userId)).where(liveAccessToken()).prepare('find_access_token');
 }
 const accessTokenLookups = new WeakMap<Db, ReturnType<typeof prepareAccessTokenLookup>>();
+
+/**
+ * Marks a live token used, at most once a minute per token (`TOUCH_INTERVAL_MS`): a request does
+ * not write the database each time.
+ */
+export async function touchAccessToken(db: Db, token: { id: number; lastUsedAt: Date | null }, now: Date): Promise<void> {
+  const touchedBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
+  if (token.lastUsedAt && token.lastUsedAt >= touchedBefore) return;
+  // Conditional: of concurrent requests with the same token, one writes.
+  await db
+    .update(tokens)
+    .set({ lastUsedAt: now })
+    .where(and(eq(tokens.id, token.id), or(isNull(tokens.lastUsedAt), lt(tokens.lastUsedAt, touchedBefore))));
+}
 
 /**
  * A live access token and its user, unless it has not been used for `idleMinutes` (idle expiry,
@@ -83,17 +105,9 @@ const accessTokenLookups = new WeakMap<Db, ReturnType<typeof prepareAccessTokenL
 export async function findAccessToken(db: Db, secret: string, idleMinutes: number, now = new Date()) {
   let lookup = accessTokenLookups.get(db);
   if (!lookup) accessTokenLookups.set(db, (lookup = prepareAccessTokenLookup(db)));
-  const idleSince = new Date(now.getTime() - idleMinutes * 60 * 1000).toISOString();
-  const [row] = await lookup.execute({ hash: hashToken(secret), now, idleSince });
+  const [row] = await lookup.execute(accessTokenParams(secret, idleMinutes, now));
   if (!row) return null;
-  const touchedBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
-  if (!row.token.lastUsedAt || row.token.lastUsedAt < touchedBefore) {
-    // Conditional: of concurrent requests with the same token, one writes.
-    await db
-      .update(tokens)
-      .set({ lastUsedAt: now })
-      .where(and(eq(tokens.id, row.token.id), or(isNull(tokens.lastUsedAt), lt(tokens.lastUsedAt, touchedBefore))));
-  }
+  await touchAccessToken(db, row.token, now);
   return row;
 }
 

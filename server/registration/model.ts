@@ -13,6 +13,16 @@ import type { UploadedFile } from '../lib/multipart';
 export type RequestRow = typeof registrationRequests.$inferSelect;
 export type PartnerRow = typeof partners.$inferSelect;
 
+/** One of a partner's prices, as the request's reads return them (request-extras.ts `partnerPricesSql`). */
+export interface PartnerPrice {
+  id: number;
+  description: string;
+  stripe_id: string;
+  amount_bani: number;
+  currency: string;
+  interval: string;
+}
+
 /**
  * What variants and conditions are decided on for a request: core's `requestContext` (the browser
  * decides with the same function on the API's answer), given the row in the answer's shape.
@@ -38,6 +48,8 @@ export interface StepRuleInput {
   files: Record<string, UploadedFile>;
   /** The request's partner (the flow was resolved for it). */
   partner: PartnerRow;
+  /** The partner's prices, read with the request (no query of their own). */
+  prices: PartnerPrice[];
   /** The step being submitted, as the flow resolves it for the request (its `ui:options` say what the rule checks). */
   step: import('../../src/core/flow').FlowStep;
   /** The flow the step belongs to (resolved for the request). */

@@ -1,6 +1,7 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
 import type { MailingAddressJson } from './mailing';
+import type { PartnerPrice } from './model';
 
 /**
  * Everything a serialized request carries besides its own row, in one query (issue 14: reading a
@@ -10,7 +11,7 @@ import type { MailingAddressJson } from './mailing';
  * one part never multiply those of another.
  */
 export interface RequestExtras {
-  prices: { id: number; description: string; stripe_id: string; amount_bani: number; currency: string; interval: string }[];
+  prices: PartnerPrice[];
   /** Of the user's last identity session that was not deleted, oldest first. */
   identity_uploads: { context: string; file_id: number }[];
   /** The signature file form_data names, when it still exists and is the user's. */
@@ -32,13 +33,23 @@ export interface ExtrasKeys {
   signatureFileId: SQL;
 }
 
+/** The partner's prices as a JSON array (`PartnerPrice`), in their order. */
+export function partnerPricesSql(partnerId: SQL | AnyColumn): SQL {
+  return sql`(select coalesce(json_agg(json_build_object(
+        'id', p.id, 'description', p.description, 'stripe_id', p.stripe_price_id, 'amount_bani', p.amount_bani,
+        'currency', p.currency, 'interval', p.interval) order by p.sort_order, p.id), '[]'::json)
+      from partner_prices p where p.partner_id = ${partnerId})`;
+}
+
+/** The prices column `partnerPricesSql` made (node-postgres and PGlite parse json, or hand a string). */
+export function parsePrices(value: unknown): PartnerPrice[] {
+  return json(value);
+}
+
 /** One JSON object with every part of the extras (each a JSON aggregate of its own table). */
 export function extrasSql({ id, userId, partnerId, signatureFileId }: ExtrasKeys): SQL {
   return sql`json_build_object(
-    'prices', (select coalesce(json_agg(json_build_object(
-        'id', p.id, 'description', p.description, 'stripe_id', p.stripe_price_id, 'amount_bani', p.amount_bani,
-        'currency', p.currency, 'interval', p.interval) order by p.sort_order, p.id), '[]'::json)
-      from partner_prices p where p.partner_id = ${partnerId}),
+    'prices', ${partnerPricesSql(partnerId)},
     'identity_uploads', (select coalesce(json_agg(json_build_object('context', u.context, 'file_id', u.file_id) order by u.id), '[]'::json)
       from identity_uploads u
       where u.identity_session_id = (

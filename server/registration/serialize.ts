@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../lib/http-errors';
 import { resolveFlow, stepsInfo, type Flow, type ResolvedFlow } from '../../src/core/flow';
 import type { RegistrationRequest } from '../../src/core/api-types';
 import type { TimelineItem } from '../../src/core/timeline';
@@ -8,9 +9,9 @@ import { fileUrl } from '../files/files';
 import { identityMediaOf } from '../identity/queries';
 import { companyOf } from '../company/types';
 import type { UserRow } from '../lib/tokens';
-import { flowContext, type PartnerRow, type RequestRow } from './model';
+import { flowContext, type PartnerPrice, type PartnerRow, type RequestRow } from './model';
 import { requestExtras, type RequestExtras } from './request-extras';
-import { requestWithPartner } from './store';
+import { openRequest, requestWithPartner, type SignedInRequest } from './store';
 import { signatureFileIdOf } from './signature';
 import { documentMediaOf } from './documents';
 import { timelineItemOf } from './timeline';
@@ -97,11 +98,27 @@ function sameFlowContext(row: RequestRow, loaded: RequestRow): boolean {
  * loaded row reuses `resolved`.
  */
 export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow, options: { withExtras?: boolean } = {}) {
-  const { request, partner, extras } = await requestWithPartner(app.db, user, flow, options);
+  const { request, partner, prices, extras } = await requestWithPartner(app.db, user, flow, options);
+  return loaded(app, flow, request, partner, prices, extras);
+}
+
+/**
+ * `loadRequest` from what the session check read with the request (`signedInRequest`, store.ts): no
+ * query, unless the request is created now (its first call). The same 403 for a user of the other flow.
+ */
+export async function loadSignedInRequest(app: FastifyInstance, found: SignedInRequest, flow: Flow) {
+  if (found.user.registrationType !== flow.registrationType) throw forbidden();
+  if (!found.request) return loaded(app, flow, await openRequest(app.db, found.user, flow), found.partner, found.prices, null);
+  return loaded(app, flow, found.request, found.partner, found.prices, found.extras);
+}
+
+function loaded(app: FastifyInstance, flow: Flow, request: RequestRow, partner: PartnerRow, prices: PartnerPrice[], extras: RequestExtras | null) {
   const resolved = resolveFlow(flow, flowContext(request, partner));
   return {
     request,
     partner,
+    /** The partner's prices (read with the request). */
+    prices,
     resolved,
     serialize: (row: RequestRow = request, rowFlow?: ResolvedFlow, rowExtras: RequestExtras | null = null) =>
       serializeRequest(
@@ -114,9 +131,4 @@ export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flo
         rowExtras ?? (row === request ? extras : null),
       ),
   };
-}
-
-/** The user's request as the API answers it, read in one query (GET …/open). */
-export async function readRequest(app: FastifyInstance, user: UserRow, flow: Flow): Promise<RegistrationRequest> {
-  return (await loadRequest(app, user, flow, { withExtras: true })).serialize();
 }

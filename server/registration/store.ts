@@ -1,11 +1,11 @@
 import { and, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Flow } from '../../src/core/flow';
 import type { Db } from '../db';
-import { partners, payments, registrationRequests, timelineItems, users } from '../db/schema';
+import { partners, payments, registrationRequests, timelineItems, tokens, users } from '../db/schema';
 import { forbidden, HttpError } from '../lib/http-errors';
-import type { UserRow } from '../lib/tokens';
-import type { PartnerRow, RequestRow } from './model';
-import { extrasSql, parseExtras, requestExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
+import { accessTokenParams, liveAccessToken, touchAccessToken, type UserRow } from '../lib/tokens';
+import type { PartnerPrice, PartnerRow, RequestRow } from './model';
+import { extrasSql, parseExtras, parsePrices, partnerPricesSql, requestExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
 import { signatureFileIdOf } from './signature';
 
 /**
@@ -110,10 +110,12 @@ function prepareReads(db: Db) {
     eq(registrationRequests.registrationType, sql.placeholder('registrationType')),
   );
   const byPartner = eq(partners.id, sql.placeholder('partnerId'));
+  // The partner's prices come with every read: the pricing step's rule checks the chosen one without a query.
+  const prices = partnerPricesSql(partners.id);
   return {
-    plain: db.select({ partner: partners, request: registrationRequests }).from(partners).leftJoin(registrationRequests, join).where(byPartner).prepare('request_with_partner'),
+    plain: db.select({ partner: partners, request: registrationRequests, prices }).from(partners).leftJoin(registrationRequests, join).where(byPartner).prepare('request_with_partner'),
     withExtras: db
-      .select({ partner: partners, request: registrationRequests, extras })
+      .select({ partner: partners, request: registrationRequests, prices, extras })
       .from(partners)
       .leftJoin(registrationRequests, join)
       .where(byPartner)
@@ -152,16 +154,89 @@ export async function requestWithPartner(
   user: UserRow,
   flow: Flow,
   options: { withExtras?: boolean } = {},
-): Promise<{ request: RequestRow; partner: PartnerRow; extras: RequestExtras | null }> {
+): Promise<{ request: RequestRow; partner: PartnerRow; prices: PartnerPrice[]; extras: RequestExtras | null }> {
   if (user.registrationType !== flow.registrationType) throw forbidden();
   const [found] = await readStatements(db)[options.withExtras ? 'withExtras' : 'plain'].execute({
     userId: user.id,
     registrationType: flow.registrationType,
     partnerId: user.partnerId,
   });
-  if (!found.request) return { partner: found.partner, request: await openRequest(db, user, flow), extras: null };
+  const prices = parsePrices(found.prices);
+  if (!found.request) return { partner: found.partner, prices, request: await openRequest(db, user, flow), extras: null };
   const row = found as typeof found & { extras?: unknown };
-  return { partner: found.partner, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
+  return { partner: found.partner, prices, request: found.request, extras: options.withExtras ? parseExtras(row.extras) : null };
+}
+
+/**
+ * The session check and the read of a registration call in one prepared statement (issue 14: one
+ * round trip fewer on every call of the wizard): the live access token (`liveAccessToken`, the same
+ * condition as `findAccessToken`), its user, the user's partner and the user's request of
+ * `registrationType` (none yet, or the user is of the other flow: `request` is null), with
+ * `withExtras` everything its answer carries (request-extras.ts).
+ */
+function prepareSignedInReads(db: Db) {
+  const extras = extrasSql({
+    id: sql`${registrationRequests.id}`,
+    userId: sql`${registrationRequests.userId}`,
+    partnerId: sql`${partners.id}`,
+    signatureFileId: signatureFileIdSql(registrationRequests.formData),
+  });
+  const ofUser = and(eq(registrationRequests.userId, users.id), eq(registrationRequests.registrationType, sql.placeholder('registrationType')));
+  const columns = { token: tokens, user: users, partner: partners, request: registrationRequests, prices: partnerPricesSql(partners.id) };
+  return {
+    plain: db
+      .select(columns)
+      .from(tokens)
+      .innerJoin(users, eq(users.id, tokens.userId))
+      .innerJoin(partners, eq(partners.id, users.partnerId))
+      .leftJoin(registrationRequests, ofUser)
+      .where(liveAccessToken())
+      .prepare('signed_in_request'),
+    withExtras: db
+      .select({ ...columns, extras })
+      .from(tokens)
+      .innerJoin(users, eq(users.id, tokens.userId))
+      .innerJoin(partners, eq(partners.id, users.partnerId))
+      .leftJoin(registrationRequests, ofUser)
+      .where(liveAccessToken())
+      .prepare('signed_in_request_extras'),
+  };
+}
+
+const preparedSignedIn = new WeakMap<Db, ReturnType<typeof prepareSignedInReads>>();
+
+export interface SignedInRequest {
+  token: typeof tokens.$inferSelect;
+  user: UserRow;
+  partner: PartnerRow;
+  /** The partner's prices. */
+  prices: PartnerPrice[];
+  /** Null when the user has no request of that type yet (or is of the other flow). */
+  request: RequestRow | null;
+  extras: RequestExtras | null;
+}
+
+/**
+ * A live access token's user with their request of `registrationType` and its partner (and
+ * `withExtras`, what its answer carries), in one query; null when the token is not live (401).
+ * Marks the token used, as `findAccessToken` does.
+ */
+export async function signedInRequest(
+  db: Db,
+  secret: string,
+  idleMinutes: number,
+  registrationType: number,
+  options: { withExtras?: boolean } = {},
+  now = new Date(),
+): Promise<SignedInRequest | null> {
+  let statements = preparedSignedIn.get(db);
+  if (!statements) preparedSignedIn.set(db, (statements = prepareSignedInReads(db)));
+  const params = { ...accessTokenParams(secret, idleMinutes, now), registrationType };
+  const [found] = options.withExtras ? await statements.withExtras.execute(params) : await statements.plain.execute(params);
+  if (!found) return null;
+  await touchAccessToken(db, found.token, now);
+  const extras = 'extras' in found && found.request ? parseExtras(found.extras) : null;
+  return { token: found.token, user: found.user, partner: found.partner, prices: parsePrices(found.prices), request: found.request, extras };
 }
 
 /** The request of an id (operators), or undefined. */

@@ -4,8 +4,10 @@ import { fieldErrorsFromValidation, FieldValidationError } from '../lib/http-err
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
 import type { UserRow } from '../lib/tokens';
 import { flowContext, staleStep } from '../registration/model';
-import { loadRequest, readRequest } from '../registration/serialize';
-import { moveRequestWithExtras } from '../registration/store';
+import { loadRequest, loadSignedInRequest } from '../registration/serialize';
+import { moveRequestWithExtras, signedInRequest, type SignedInRequest } from '../registration/store';
+import { bearerToken } from '../plugins/auth';
+import { unauthorized } from '../lib/http-errors';
 import { ruleOf, STEP_RULES } from '../registration/step-rules';
 import { loadSignedDocumentTemplates, prepareSignedDocuments, removeSupersededDocuments, sendsDossier } from '../registration/signed-documents';
 import { deleteFiles } from '../files/files';
@@ -120,6 +122,34 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     }
   }
 
+  /** What `signedIn` read with the session, taken once by `load`. */
+  const sessions = new WeakMap<FastifyRequest, SignedInRequest>();
+
+  /**
+   * The session check of a registration call (`app.authenticate`'s 401, the same live-token
+   * condition) that also reads the user's request of the flow with its partner, and with
+   * `withExtras` what its answer carries: one query for both (issue 14), kept for `load`.
+   */
+  function signedIn(flow: Flow, options: { withExtras?: boolean } = {}) {
+    return async (request: FastifyRequest) => {
+      const secret = bearerToken(request);
+      if (!secret) throw unauthorized();
+      const found = await signedInRequest(app.db, secret, app.config.accessTokenIdleMinutes, flow.registrationType, options);
+      if (!found) throw unauthorized();
+      request.user = found.user;
+      request.tokenId = found.token.id;
+      sessions.set(request, found);
+    };
+  }
+
+  /** The call's request: what `signedIn` read (used once), else read now. */
+  function load(request: FastifyRequest, flow: Flow) {
+    const found = sessions.get(request);
+    if (!found) return loadRequest(app, request.user as UserRow, flow);
+    sessions.delete(request);
+    return loadSignedInRequest(app, found, flow);
+  }
+
   /** What notStale loaded, for the handler (one read of the request per call). */
   const checked = new WeakMap<FastifyRequest, Awaited<ReturnType<typeof loadRequest>>>();
 
@@ -132,7 +162,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     return async (request: FastifyRequest) => {
       const sent = (request.body as { current_step_identifier?: unknown } | null | undefined)?.current_step_identifier;
       if (typeof sent !== 'string') return;
-      const loaded = await loadRequest(app, request.user as UserRow, flow);
+      const loaded = await load(request, flow);
       const step = loaded.resolved.steps[stepsInfo(loaded.resolved, loaded.request.step).current.index];
       if (sent !== step.id || step.submit.endpoint !== endpoint) throw staleStep(await loaded.serialize());
       checked.set(request, loaded);
@@ -141,16 +171,16 @@ export default (async (app, options: { registry: FlowRegistry }) => {
 
   for (const flow of registry.flows) {
     checkRuleNames(flow);
-    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } }, async (request) => {
-      return { message: '', payload: await readRequest(app, request.user as UserRow, flow) };
+    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: signedIn(flow, { withExtras: true }), schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } }, async (request) => {
+      return { message: '', payload: await (await load(request, flow)).serialize() };
     });
 
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
     app.post<{ Body: { current_step_identifier?: string } }>(
       flow.api.previous.replace(/^\/api/, ''),
-      { preHandler: app.authenticate, schema: { body: previousBody, response: requestReplies } },
+      { preHandler: signedIn(flow), schema: { body: previousBody, response: requestReplies } },
       async (request) => {
-        const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+        const { request: row, partner, resolved, serialize } = await load(request, flow);
         const info = stepsInfo(resolved, row.step);
         const sent = request.body?.current_step_identifier;
         if (sent && sent !== info.current.identifier) throw staleStep(await serialize());
@@ -162,8 +192,8 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     );
 
     /** Forward over a step whose data the request already holds (e.g. after going back). */
-    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: app.authenticate, schema: { body: stepBody, response: requestReplies } }, async (request) => {
-      const { request: row, partner, resolved, serialize } = await loadRequest(app, request.user as UserRow, flow);
+    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: signedIn(flow), schema: { body: stepBody, response: requestReplies } }, async (request) => {
+      const { request: row, partner, prices, resolved, serialize } = await load(request, flow);
       const info = stepsInfo(resolved, row.step);
       if (request.body.current_step_identifier !== info.current.identifier) throw staleStep(await serialize());
       const step = resolved.steps[info.current.index];
@@ -177,7 +207,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       const stored = storedStepData(step, row.formData);
       validateStep(step, stored);
       // What the database knows may have changed since (a deleted identity session): check again.
-      await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, step, flow: resolved });
+      await ruleOf(step)?.({ app, body: stored, request: row, files: {}, partner, prices, step, flow: resolved });
       if (!info.next) return { message: '', payload: await serialize() };
       const moved = await moveRequestWithExtras(app.db, row, partner.id, { step: info.next.identifier });
       if (!moved) throw staleStep(await serialize());
@@ -194,8 +224,8 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         ? { onRequest: [app.authenticate, app.addressLimit.upload], preValidation: [multipartBody(STEP_UPLOADS), notStale(flow, endpoint)] }
         : lookups.has(endpoint)
           ? // Every lookup submitted counts, a malformed fiscal code too (before the schema).
-            { onRequest: app.authenticate, preValidation: [app.addressLimit.companyLookup, notStale(flow, endpoint)] }
-          : { onRequest: app.authenticate, preValidation: notStale(flow, endpoint) };
+            { onRequest: signedIn(flow), preValidation: [app.addressLimit.companyLookup, notStale(flow, endpoint)] }
+          : { onRequest: signedIn(flow), preValidation: notStale(flow, endpoint) };
       const schema = {
         body: stepBodySchema(schemas.get(endpoint) as string),
         response: requestReplies,
@@ -206,7 +236,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
       // not 0); multipart text fields take the schema's types (is_married "true" → true).
       const validatorCompiler = registry.validatorCompiler({ coerce: multipart.has(endpoint) });
       app.post<{ Body: Body }>(endpoint.replace(/^\/api/, ''), { ...files, schema, validatorCompiler }, async (request) => {
-        const { request: row, partner, resolved, serialize } = checked.get(request) ?? (await loadRequest(app, request.user as UserRow, flow));
+        const { request: row, partner, prices, resolved, serialize } = checked.get(request) ?? (await load(request, flow));
         const info = stepsInfo(resolved, row.step);
         const step = resolved.steps[info.current.index];
         // Stale tab, double click, or a call for another step: nothing changes, the browser is told where the request is.
@@ -217,7 +247,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
         const uploads = Object.fromEntries(Object.entries(fields).filter(([, v]) => isUploadedFile(v))) as Record<string, UploadedFile>;
         const data = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isUploadedFile(v)));
         // The body was checked against the step's schema (multipart text fields took its types: is_married "true" → true).
-        const extra = (await ruleOf(step)?.({ app, body: data, request: row, files: uploads, partner, step, flow: resolved })) ?? {};
+        const extra = (await ruleOf(step)?.({ app, body: data, request: row, files: uploads, partner, prices, step, flow: resolved })) ?? {};
         const formData = { ...row.formData };
         for (const [formKey, bodyKey] of Object.entries(step.submit.store ?? {})) {
           if (bodyKey !== null) formData[formKey] = data[bodyKey] ?? null;

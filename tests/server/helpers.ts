@@ -123,10 +123,10 @@ export async function ruleContextOf(app: FastifyInstance, user: RegisteredUser, 
   const { eq } = await import('drizzle-orm');
   const { loadRequest } = await import('../../server/registration/serialize');
   const [row] = await app.db.select().from(users).where(eq(users.id, user.user.id));
-  const { partner, resolved } = await loadRequest(app, row, app.flows.byType[user.user.registration_type as 1 | 2]);
+  const { partner, prices, resolved } = await loadRequest(app, row, app.flows.byType[user.user.registration_type as 1 | 2]);
   const step = resolved.steps.find((s) => s.rule === rule);
   if (!step) throw new Error(`no step with the rule ${rule}`);
-  return { partner, step, flow: resolved };
+  return { partner, prices, step, flow: resolved };
 }
 
 /**

@@ -74,8 +74,8 @@ describe('reading a request: a bounded number of queries', () => {
     expect(media(tenBody).signature_document).toMatchObject({ id: expect.any(Number) });
 
     expect(withTen).toBe(withOne);
-    // The token, then the request with its partner and everything the answer carries, in one query.
-    expect(withOne).toBe(2);
+    // The session check, the request with its partner and everything the answer carries: one query.
+    expect(withOne).toBe(1);
   });
 
   it('a step submit runs as many queries with 10 documents and timeline items as with 1', async () => {
@@ -90,11 +90,11 @@ describe('reading a request: a bounded number of queries', () => {
     expect(status).toEqual([200, 200]);
     expect((await open(ten.user)).json().payload.step).toBe('requesting-company-step-2');
     expect(withTen).toBe(withOne);
-    // The token, the request with its partner, the move that returns everything the answer carries.
-    expect(withOne).toBe(3);
+    // The session with the request and its partner, the move that returns everything the answer carries.
+    expect(withOne).toBe(2);
   });
 
-  it('a step submit without a rule is three queries: the token, the request, one version-checked write that returns the answer', async () => {
+  it('a step submit without a rule is two queries: the session with the request, one version-checked write that returns the answer', async () => {
     const counts: number[] = [];
     const answers: Record<string, unknown>[] = [];
     for (const n of [1, 10]) {
@@ -113,7 +113,7 @@ describe('reading a request: a bounded number of queries', () => {
         }),
       );
     }
-    expect(counts).toEqual([3, 3]);
+    expect(counts).toEqual([2, 2]);
     // The answer is the moved request with everything it carries, read by the write itself.
     const ten = answers[1] as { step: string; form_data: Record<string, unknown>; status_timeline: unknown[]; media: Record<string, unknown> };
     expect(ten.step).toBe('requesting-company-step-9');
@@ -125,7 +125,7 @@ describe('reading a request: a bounded number of queries', () => {
     expect((ten as unknown as { partner: { prices: unknown[] } }).partner.prices.length).toBeGreaterThan(0);
   });
 
-  it('the pricing step submit is four queries: its rule checks the price once, and the answer comes from the write', async () => {
+  it('the pricing step submit is two queries: its rule checks the price against the prices read with the request, and the answer comes from the write', async () => {
     const { user } = await applicantWith(1);
     await placeAtStep(app, user, 'requesting-company-step-9');
     const prices = (await open(user)).json().payload.partner.prices as { stripe_id: string }[];
@@ -143,7 +143,7 @@ describe('reading a request: a bounded number of queries', () => {
     });
     expect(status).toBe(200);
     expect(answer).toMatchObject({ step: 'requesting-company-step-9', form_data: { selected_stripe_id: prices[0].stripe_id } });
-    expect(count).toBe(4);
+    expect(count).toBe(2);
   });
 
   it('a submit that lost the race to another write answers 409 with the request as it now stands, and writes nothing', async () => {
