@@ -18,6 +18,7 @@ import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow 
 import { signedDocumentsOf } from '../registration/signed-documents';
 import { dbId } from '../lib/input-limits';
 import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
+import { OPS_ACTOR } from '../staff/audit';
 import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
 import { staffMemberSchema } from './staff';
 import { arrayOf, bool, dateTime, int, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
@@ -234,7 +235,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, request.body);
+      const item = await addTimelineItem(app, row, request.body, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.added, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -261,7 +262,7 @@ export default (async (app) => {
         .filter((entry): entry is [string, UploadedFile] => isUploadedFile(entry[1]))
         .map(([key, file]) => ({ key: key.replace(/\[(\d+)\]$/, '.$1'), index: Number(/\[(\d+)\]$/.exec(key)?.[1] ?? 0), file }))
         .sort((a, b) => a.index - b.index);
-      const documents = await attachTradeRegisterDocuments(app, row, uploads);
+      const documents = await attachTradeRegisterDocuments(app, row, uploads, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.attached, payload: { documents, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -278,7 +279,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined });
+      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined }, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.finalized, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
