@@ -8,6 +8,7 @@ import { dbId } from '../lib/input-limits';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
 import { arrayOf, bool, dateTime, int, nullInt, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
 import { flowContext } from '../registration/model';
+import { codesOf } from '../registration/overview';
 import { serializeRequest } from '../registration/serialize';
 import { applicantFiles, dossierPage, dossierWithOwner, type DossierPageRow } from '../registration/store';
 import {
@@ -57,6 +58,7 @@ const dossierFile = obj({ id: int, name: str, content_type: str, size: int, crea
 const dossierDetail = obj({
   dossier: dossierItem,
   request: ref('registration-request.json'),
+  caen_codes: arrayOf(obj({ id: int, code: str, name: str, is_primary: int })),
   payments: arrayOf(dossierPayment),
   files: arrayOf(dossierFile),
   audit: arrayOf(auditEntry),
@@ -191,6 +193,7 @@ export default (async (app) => {
           createdAt: row.createdAt,
         }),
         request: serialized,
+        caen_codes: await codesOf(app.db, row.formData),
         payments: paymentRows.map((p) => ({
           id: p.id,
           provider: p.provider,

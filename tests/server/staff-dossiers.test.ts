@@ -184,6 +184,7 @@ describe('GET /api/staff/dossiers/:id and its files', () => {
     expect(detail.request).toMatchObject({ id: user.requestId, profile: { personal_code: user.cnp }, status_timeline: [] });
     expect(detail.request.media.trade_register_documents).toHaveLength(1);
     expect(detail.payments).toEqual([]);
+    expect(detail.caen_codes).toEqual([]);
     const file = detail.files.find((f: { name: string }) => f.name === 'certificat înregistrare.pdf');
     expect(file).toMatchObject({ content_type: 'application/pdf', url: `/api/staff/dossiers/${user.requestId}/files/${file.id}` });
     expect(detail.audit).toHaveLength(1);
