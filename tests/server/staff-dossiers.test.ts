@@ -328,6 +328,27 @@ describe('actions, each with its audit entry', () => {
   });
 });
 
+describe('the ops API goes through the same services', () => {
+  it('reject and missing-documents (npm run ops -- reject / ask) write the same changes and audit entries, without a staff member', async () => {
+    const user = await applicant();
+    const mail = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${encodeURIComponent(user.email)}/missing-documents`, headers: ops, payload: { message: 'Permisul de conducere.' } });
+    expect(mail.statusCode).toBe(201);
+    expect(mail.json().payload).toMatchObject({ to: user.email });
+    const blank = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/missing-documents`, headers: ops, payload: { message: '' } });
+    expect(blank.statusCode).toBe(422);
+    const rejected = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/reject`, headers: ops, payload: { date: '2026-11-30' } });
+    expect(rejected.statusCode).toBe(201);
+    expect(rejected.json().payload).toMatchObject({ item: { type: 'rejected', date: '2026-11-30' }, dossier: { status: 'rejected' } });
+    expect((await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/reject`, headers: ops })).statusCode).toBe(409);
+    const actions = (await auditOf(user.requestId)).map((e) => [e.action, e.staffUserId]);
+    expect(actions).toEqual([
+      ['mail.missing_documents', null],
+      ['dossier.reject', null],
+    ]);
+    expect((await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/reject`, headers: as(operator) })).statusCode).toBe(401);
+  });
+});
+
 describe('the audit log', () => {
   it('GET …/audit lists the dossier\'s entries newest first; audit.csv downloads them with a BOM and quoting', async () => {
     const user = await applicant();
