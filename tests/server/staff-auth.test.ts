@@ -128,7 +128,8 @@ describe('POST /api/staff/login, GET /api/staff/me, POST /api/staff/logout', () 
     const applicant = await registerUser(app, { email });
     const applicantLogin = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: applicant.password } });
     expect(applicantLogin.statusCode).toBe(200);
-  });
+    // Seven scrypt hashes (N=2^15) on a loaded machine: more than the default 20 s at times.
+  }, 60_000);
 
   it('a right login resets the e-mail\'s failures', async () => {
     const { email } = await addStaff('operator');
@@ -136,7 +137,8 @@ describe('POST /api/staff/login, GET /api/staff/me, POST /api/staff/logout', () 
     expect((await login(email)).statusCode).toBe(200);
     for (let i = 0; i < 2; i += 1) await login(email, 'parola-gresita');
     expect((await login(email)).statusCode).toBe(200);
-  });
+    // Seven scrypt hashes (N=2^15) on a loaded machine: more than the default 20 s at times.
+  }, 60_000);
 });
 
 describe('role separation, both ways', () => {
