@@ -78,6 +78,10 @@ export const routes: RouteObject[] = [
         ],
       },
 
+      // The operator console (issue 18): staff pages, each its own lazy chunk, off the guest entry.
+      { path: 'staff/dossiers', lazy: () => import('@/pages/staff/console/DossiersPage').then((m) => ({ Component: m.DossiersPage })) },
+      { path: 'staff/dossiers/:id', lazy: () => import('@/pages/staff/console/DossierPage').then((m) => ({ Component: m.DossierPage })) },
+
       { path: '*', lazy: () => import('@/pages/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],
   },
