@@ -256,7 +256,7 @@ function CloseActions({ dossier, t, onDone }: { dossier: Dossier; t: ConsoleT; o
   return (
     <Stack gap="3">
       <HStack gap="3" flexWrap="wrap">
-        <Button colorPalette="green" disabled={closed} onClick={() => setAsking('finalize')}>
+        <Button disabled={closed} onClick={() => setAsking('finalize')}>
           {t('actions.finalize')}
         </Button>
         <Button colorPalette="red" variant="outline" disabled={closed} onClick={() => setAsking('reject')}>
@@ -283,7 +283,7 @@ function CloseActions({ dossier, t, onDone }: { dossier: Dossier; t: ConsoleT; o
                     {t('actions.cancel')}
                   </Button>
                 </Dialog.ActionTrigger>
-                <Button colorPalette={asking === 'reject' ? 'red' : 'green'} disabled={busy} onClick={() => void confirm()}>
+                <Button colorPalette={asking === 'reject' ? 'red' : 'brand'} disabled={busy} onClick={() => void confirm()}>
                   {t('actions.confirm')}
                 </Button>
               </Dialog.Footer>
