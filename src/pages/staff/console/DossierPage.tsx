@@ -70,10 +70,10 @@ function Files({ dossier, files, t }: { dossier: number; files: DossierFile[]; t
     <Stack gap="2">
       <List.Root listStyle="none" ms="0" gap="2">
         {files.map((file) => (
-          <List.Item key={`${file.kind ?? ''}-${file.id}`}>
-            <Button variant="outline" size="sm" onClick={() => void download(file)} aria-label={t('dossier.download', { name: file.name })}>
-              {file.kind ? `${file.kind}: ` : ''}
-              {file.name}
+          <List.Item key={`${file.kind ?? ''}-${file.id}`} display="flex" gap="2" alignItems="center" flexWrap="wrap">
+            {file.kind && <Text as="span">{file.kind}:</Text>}
+            <Button variant="outline" size="sm" onClick={() => void download(file)} whiteSpace="normal" textAlign="start" h="auto" minH="8" py="1">
+              {t('dossier.download', { name: file.name })}
             </Button>
           </List.Item>
         ))}
