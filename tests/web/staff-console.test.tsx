@@ -117,12 +117,18 @@ describe('operator console: /staff/dossiers/:id', () => {
     expect(screen.getByText('Nicio acțiune încă.')).toBeTruthy();
   });
 
-  it('downloads a file with the staff token', async () => {
+  it('downloads a file with the staff token; shows the signature', async () => {
     signInStaff();
-    const { calls } = mockApi({ [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'GET /api/staff/dossiers/12/files/documents/4': { body: 'pdf' } });
+    const { calls } = mockApi({
+      [ONE]: ok(dossier()),
+      [TYPES]: typesAnswer,
+      'GET /api/staff/dossiers/12/files/documents/4': { body: 'pdf' },
+      'GET /api/staff/dossiers/12/files/signature/5': { body: 'png' },
+    });
     const created = vi.fn(() => 'blob:x');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
     const { user } = renderApp('/staff/dossiers/12');
+    expect((await screen.findByRole('img', { name: 'Semnătura solicitantului' })).getAttribute('src')).toBe('blob:x');
     await user.click(await screen.findByRole('button', { name: 'Descarcă diploma.pdf' }));
     await waitFor(() => expect(created).toHaveBeenCalled());
     expect(calls.find((c) => c.path === '/api/staff/dossiers/12/files/documents/4')!.headers.Authorization).toBe('Bearer staff-tok');

@@ -1,5 +1,5 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Box, Button, Dialog, Field, Heading, HStack, Input, List, Portal, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Box, Button, Dialog, Field, Heading, HStack, Image, Input, List, Portal, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { isApiError } from '@/shared/api/client';
@@ -81,6 +81,28 @@ function Files({ dossier, files, t }: { dossier: number; files: DossierFile[]; t
       {error && <FlashAlert title={error} />}
     </Stack>
   );
+}
+
+/** The signature as an image (fetched with the staff token), above its download. */
+function SignatureImage({ url, alt }: { url: string; alt: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let objectUrl: string | null = null;
+    let live = true;
+    staffApi
+      .blob(url)
+      .then((blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setSrc(objectUrl);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [url]);
+  return src ? <Image src={src} alt={alt} maxW="18rem" borderWidth="1px" borderRadius="l2" bg="white" mb="2" /> : null;
 }
 
 function address(a: MailingAddress): string {
@@ -369,6 +391,7 @@ export function DossierPage() {
           <Files dossier={dossier.id} files={[...(dossier.documents ?? []), ...(dossier.licence_files ?? [])]} t={t} />
         </Section>
         <Section title={t('dossier.signature')} id={sid('signature')}>
+          {dossier.signature && <SignatureImage url={fileUrl(dossier.id, dossier.signature)} alt={t('dossier.signatureImage')} />}
           <Files dossier={dossier.id} files={dossier.signature ? [dossier.signature] : []} t={t} />
         </Section>
         <Section title={t('dossier.caen')} id={sid('caen')}>
