@@ -78,9 +78,25 @@ export const routes: RouteObject[] = [
         ],
       },
 
-      // The operator console (issue 18): staff pages, each its own lazy chunk, off the guest entry.
-      { path: 'staff/dossiers', lazy: () => import('@/pages/staff/console/DossiersPage').then((m) => ({ Component: m.DossiersPage })) },
-      { path: 'staff/dossiers/:id', lazy: () => import('@/pages/staff/console/DossierPage').then((m) => ({ Component: m.DossierPage })) },
+      // Staff (issue 18): their own session (src/pages/staff/session.ts), every module lazy. The
+      // layout's loader sends a visitor without a staff session to /staff/login; a page for one role
+      // adds `loader: staffRoleLoader('operator')` (src/pages/staff/guards.ts) in its lazy module.
+      {
+        path: 'staff/login',
+        lazy: () => import('@/pages/staff/StaffLoginPage').then((m) => ({ Component: m.StaffLoginPage, loader: m.staffLoginLoader })),
+      },
+      {
+        id: 'staff',
+        path: 'staff',
+        lazy: () => import('@/pages/staff/StaffLayout').then((m) => ({ Component: m.StaffLayout, loader: m.staffLoader })),
+        children: [
+          { index: true, lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffHomePage })) },
+          // The operator console: operators only (another role goes to /staff with the "no access" notice).
+          { path: 'dossiers', lazy: () => import('@/pages/staff/console/DossiersPage').then((m) => ({ Component: m.DossiersPage, loader: m.consoleLoader })) },
+          { path: 'dossiers/:id', lazy: () => import('@/pages/staff/console/DossierPage').then((m) => ({ Component: m.DossierPage, loader: m.consoleLoader })) },
+          { path: '*', lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffNotFoundPage })) },
+        ],
+      },
 
       { path: '*', lazy: () => import('@/pages/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],

@@ -1,7 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { findH1, invalid, mockApi, ok, renderApp, type RecordedCall } from './helpers';
-import { signInStaff } from './staff-helpers';
+import { staffSession } from '@/pages/staff/session';
+import { OPERATOR, STAFF_ME, signInStaff } from './staff-helpers';
+
+// The staff session store keeps its state in memory: read again from the (cleared) storage.
+beforeEach(() => staffSession.reload());
 
 const LIST = 'GET /api/staff/dossiers';
 const ONE = 'GET /api/staff/dossiers/12';
@@ -47,7 +51,8 @@ const typesAnswer = ok([{ type: 'name_reservation', schema: NAME_RESERVATION }, 
 describe('operator console: /staff/dossiers', () => {
   it('searches by CNP with the staff token and links each row to its dossier', async () => {
     signInStaff();
-    const { calls } = mockApi({ [LIST]: page(), 'GET /api/partner/index': ok([{ id: 1, name: 'Standard', slug: 'neafiliat', is_unaffiliated: true }]) });
+    const { calls } = mockApi({
+      ...STAFF_ME, [LIST]: page(), 'GET /api/partner/index': ok([{ id: 1, name: 'Standard', slug: 'neafiliat', is_unaffiliated: true }]) });
     const { user, pathname } = renderApp('/staff/dossiers');
     expect(await findH1('Dosare')).toBeTruthy();
     const table = await screen.findByRole('table', { name: 'Dosare găsite: 1' });
@@ -68,6 +73,7 @@ describe('operator console: /staff/dossiers', () => {
   it('filters by flow, step, paid, status and partner, and pages', async () => {
     signInStaff();
     const { calls } = mockApi({
+      ...STAFF_ME,
       [LIST]: (call: RecordedCall) => page([ROW], 45, Number(call.query.get('page') ?? 1)),
       'GET /api/partner/index': ok([{ id: 1, name: 'Standard', slug: 'neafiliat', is_unaffiliated: true }]),
     });
@@ -92,7 +98,8 @@ describe('operator console: /staff/dossiers', () => {
 
   it('says so when nothing matches', async () => {
     signInStaff();
-    mockApi({ [LIST]: page([], 0), 'GET /api/partner/index': ok([]) });
+    mockApi({
+      ...STAFF_ME, [LIST]: page([], 0), 'GET /api/partner/index': ok([]) });
     renderApp('/staff/dossiers?search=nimeni');
     expect(await screen.findByText('Niciun dosar nu corespunde căutării.')).toBeTruthy();
     expect((screen.getByRole('searchbox', { name: 'Caută' }) as HTMLInputElement).value).toBe('nimeni');
@@ -102,7 +109,8 @@ describe('operator console: /staff/dossiers', () => {
 describe('operator console: /staff/dossiers/:id', () => {
   it('shows the dossier: summary, files, CAEN codes, payments, signed PDFs', async () => {
     signInStaff();
-    mockApi({ [ONE]: ok(dossier()), [TYPES]: typesAnswer });
+    mockApi({
+      ...STAFF_ME, [ONE]: ok(dossier()), [TYPES]: typesAnswer });
     renderApp('/staff/dossiers/12');
     expect(await findH1('Dosarul 12: POPESCU ION')).toBeTruthy();
     for (const name of ['Rezumat', 'Profil', 'Fotografiile de identitate', 'Documente și licențe', 'Semnătura', 'Coduri CAEN', 'Adresa de corespondență', 'Documentele semnate', 'Plăți și evenimente de facturare', 'Istoricul statusului', 'Documentele de la Registrul Comerțului', 'Acțiuni', 'Jurnalul de audit']) {
@@ -120,6 +128,7 @@ describe('operator console: /staff/dossiers/:id', () => {
   it('downloads a file with the staff token; shows the signature', async () => {
     signInStaff();
     const { calls } = mockApi({
+      ...STAFF_ME,
       [ONE]: ok(dossier()),
       [TYPES]: typesAnswer,
       'GET /api/staff/dossiers/12/files/documents/4': { body: 'pdf' },
@@ -138,6 +147,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     signInStaff();
     let timeline: object[] = [];
     const { calls } = mockApi({
+      ...STAFF_ME,
       [ONE]: () => ok(dossier({ timeline, audit: timeline.length ? [{ id: 1, at: '2026-11-25T19:00:00Z', staff: 'operator@ghiseu.ro', action: 'timeline.add', before: null, after: { type: 'name_reservation' } }] : [] })),
       [TYPES]: typesAnswer,
       'POST /api/staff/dossiers/12/timeline': (call: RecordedCall) => {
@@ -172,7 +182,8 @@ describe('operator console: /staff/dossiers/:id', () => {
 
   it('a type without fields draws only the date', async () => {
     signInStaff();
-    mockApi({ [ONE]: ok(dossier()), [TYPES]: typesAnswer });
+    mockApi({
+      ...STAFF_ME, [ONE]: ok(dossier()), [TYPES]: typesAnswer });
     const { user } = renderApp('/staff/dossiers/12');
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Tipul elementului' }), 'Dosar respins');
     expect(screen.getByLabelText(/^Data/)).toBeTruthy();
@@ -184,6 +195,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     let documents: object[] = [];
     let sent: FormData | null = null;
     mockApi({
+      ...STAFF_ME,
       [ONE]: () => ok(dossier({ trade_register_documents: documents })),
       [TYPES]: typesAnswer,
       'POST /api/staff/dossiers/12/documents': (call: RecordedCall) => {
@@ -207,6 +219,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     signInStaff();
     let status = 'paid';
     const { calls } = mockApi({
+      ...STAFF_ME,
       [ONE]: () => ok(dossier({ status })),
       [TYPES]: typesAnswer,
       'POST /api/staff/dossiers/12/finalize': () => {
@@ -234,6 +247,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     signInStaff();
     let status = 'paid';
     mockApi({
+      ...STAFF_ME,
       [ONE]: () => ok(dossier({ status })),
       [TYPES]: typesAnswer,
       'POST /api/staff/dossiers/12/reject': () => {
@@ -251,7 +265,8 @@ describe('operator console: /staff/dossiers/:id', () => {
 
   it('asks the applicant for missing documents', async () => {
     signInStaff();
-    const { calls } = mockApi({ [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'POST /api/staff/dossiers/12/ask-documents': ok(null, 'Mesajul a fost pus în coada de e-mail.') });
+    const { calls } = mockApi({
+      ...STAFF_ME, [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'POST /api/staff/dossiers/12/ask-documents': ok(null, 'Mesajul a fost pus în coada de e-mail.') });
     const { user } = renderApp('/staff/dossiers/12');
     await findH1('Dosarul 12: POPESCU ION');
     await user.click(screen.getByRole('button', { name: 'Trimite mesajul' }));
@@ -264,7 +279,8 @@ describe('operator console: /staff/dossiers/:id', () => {
 
   it('downloads the audit log as CSV', async () => {
     signInStaff();
-    const { calls } = mockApi({ [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'GET /api/staff/audit.csv': { body: 'x' } });
+    const { calls } = mockApi({
+      ...STAFF_ME, [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'GET /api/staff/audit.csv': { body: 'x' } });
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
     const { user } = renderApp('/staff/dossiers/12');
     await user.click(await screen.findByRole('button', { name: 'Descarcă jurnalul (CSV)' }));
@@ -273,8 +289,26 @@ describe('operator console: /staff/dossiers/:id', () => {
 
   it('a dossier that does not exist: the message', async () => {
     signInStaff();
-    mockApi({ [TYPES]: typesAnswer });
+    mockApi({
+      ...STAFF_ME, [TYPES]: typesAnswer });
     renderApp('/staff/dossiers/999');
     expect(await screen.findByText('Dosarul nu a fost găsit.')).toBeTruthy();
+  });
+});
+
+describe('operator console: who may open it', () => {
+  it('an editor is sent to the staff home with the "no access" notice', async () => {
+    localStorage.setItem('staff_session', JSON.stringify({ access_token: 'ed-tok', expires_at: new Date(Date.now() + 3_600_000).toISOString(), staff: { ...OPERATOR, role: 'editor' } }));
+    staffSession.reload();
+    const { apiCalls } = mockApi({ 'GET /api/staff/me': ok({ ...OPERATOR, role: 'editor' }) });
+    const { pathname } = renderApp('/staff/dossiers');
+    expect(await screen.findByText('Contul tău de personal nu are acces la pagina cerută.')).toBeTruthy();
+    expect(pathname()).toBe('/staff');
+    expect(apiCalls().some((c) => c.path.startsWith('/api/staff/dossiers'))).toBe(false);
+  });
+
+  it('a signed-out visitor is sent to /staff/login', async () => {
+    const { pathname } = (mockApi(), renderApp('/staff/dossiers/12'));
+    await waitFor(() => expect(pathname()).toBe('/staff/login'));
   });
 });

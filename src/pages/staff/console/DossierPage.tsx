@@ -12,6 +12,7 @@ import type { TimelineItem } from '@/core/timeline';
 import { saveStaffFile, staffApi, type AuditEntry, type Dossier, type DossierFile } from './api';
 import { Cell, DataTable, HeaderCell } from './DataTable';
 import { flowLabel, statusLabel } from './DossiersPage';
+export { consoleLoader } from './DossiersPage';
 import { formatDateTime, useConsoleT, type ConsoleT } from './i18n';
 import { TimelineForm } from './TimelineForm';
 

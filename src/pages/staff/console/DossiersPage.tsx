@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useState, type FormEvent } from 'react';
 import { Box, Button, Field, Heading, HStack, Input, NativeSelect, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useSearchParams } from 'react-router';
 import useSWR from 'swr';
@@ -7,6 +7,7 @@ import { usePartners } from '@/shared/api/hooks';
 import { AppLink } from '@/shared/components/AppLink';
 import { FlashAlert } from '@/shared/components/FlashAlert';
 import { usePageTitle } from '@/shared/useT';
+import { staffRoleLoader } from '../guards';
 import { staffApi, type DossierQuery } from './api';
 import { formatDateTime, useConsoleT, type ConsoleT } from './i18n';
 import { Cell, DataTable, HeaderCell } from './DataTable';
@@ -29,6 +30,15 @@ function queryOf(params: URLSearchParams): DossierQuery {
     if (value) query[key] = value;
   }
   return query;
+}
+
+/** The address of a query: what is set, without the page size; `page` from 2 on. */
+function paramsOf(query: DossierQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.search) params.set('search', query.search);
+  for (const key of FILTERS) if (query[key]) params.set(key, query[key]);
+  if (query.page && query.page > 1) params.set('page', String(query.page));
+  return params;
 }
 
 function FilterSelect({ name, label, value, options, onChange, anyLabel }: { name: Filter; label: string; value: string; options: { value: string; label: string }[]; onChange: (name: Filter, value: string) => void; anyLabel: string }) {
@@ -63,21 +73,30 @@ export function DossiersPage() {
   const { t, language } = useConsoleT();
   usePageTitle(t('list.pageTitle'));
   const [params, setParams] = useSearchParams();
-  const query = queryOf(params);
+  // The page's own state is the query; the address follows it (replaced, not pushed): two filters
+  // changed in quick succession both count, even while the first navigation is still under way.
+  const [query, setQuery] = useState(() => queryOf(params));
   const searchId = useId();
   const hintId = `${searchId}-hint`;
   const { data: partners } = usePartners();
   const { data, error, isLoading, mutate } = useSWR(['/staff/dossiers', JSON.stringify(query)], () => staffApi.dossiers(query), { keepPreviousData: true, revalidateOnFocus: false });
 
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
+  const address = paramsOf(query).toString();
+  const followQuery = useEffectEvent((next: string) => {
+    if (next !== params.toString()) setParams(new URLSearchParams(next), { replace: true });
+  });
+  useEffect(() => followQuery(address), [address]);
+
+  const update = (changes: Partial<Record<'search' | Filter | 'page', string>>) =>
+    setQuery((previous) => {
+      const next: DossierQuery = { ...previous, page: 1 };
+      for (const [key, value] of Object.entries(changes) as ['search' | Filter | 'page', string][]) {
+        if (key === 'page') next.page = Number(value);
+        else if (value) next[key] = value;
+        else delete next[key];
+      }
+      return next;
+    });
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     update({ search: String(new FormData(event.currentTarget).get('search') ?? '').trim() });
@@ -121,7 +140,7 @@ export function DossiersPage() {
           <FilterSelect name="partner" label={t('list.partner')} value={query.partner ?? ''} onChange={onFilter} anyLabel={t('list.any')} options={(partners ?? []).map((p) => ({ value: p.slug, label: p.name }))} />
         </SimpleGrid>
         {filtered && (
-          <Button variant="outline" size="sm" mt="3" onClick={() => setParams(new URLSearchParams())}>
+          <Button variant="outline" size="sm" mt="3" onClick={() => setQuery({ page: 1, page_size: PAGE_SIZE })}>
             {t('list.reset')}
           </Button>
         )}
@@ -184,3 +203,6 @@ export function DossiersPage() {
     </Stack>
   );
 }
+
+/** The console's pages are for operators (an editor goes to /staff with the "no access" notice). */
+export const consoleLoader = staffRoleLoader('operator');

@@ -1,12 +1,12 @@
-import { ApiError, apiUrl } from '@/shared/api/client';
+import { apiUrl } from '@/shared/api/client';
 import type { Envelope, MailingAddress } from '@/core/api-types';
 import type { TimelineItem } from '@/core/timeline';
-import { staffToken, staffUnauthorized } from './staff-session';
+import { staffFetchBlob, staffRequest } from '../api';
 
 /**
- * The operator console's calls to the staff API (`/api/staff/*`, see README "For operators"):
- * the same envelope `{ message, payload }` and errors (ApiError, 422 field errors) as the
- * applicant's client, but with the staff session's bearer token, never the applicant's.
+ * The operator console's calls to the staff API (`/api/staff/*`, see README "For operators"),
+ * through the staff pages' client (../api.ts: the staff session's token only, ApiError with the
+ * 422 field errors, a 401 ends the staff session).
  */
 
 export interface DossierSummary {
@@ -103,41 +103,8 @@ export interface TimelineTypeSchema {
   schema: Record<string, unknown>;
 }
 
-function headers(): Record<string, string> {
-  const out: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
-  const token = staffToken();
-  if (token) out.Authorization = `Bearer ${token}`;
-  return out;
-}
-
-async function call<T>(path: string, init: { method?: string; body?: unknown; query?: Record<string, string | number | undefined> } = {}): Promise<Envelope<T>> {
-  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
-  const h = headers();
-  let body: BodyInit | undefined;
-  if (init.body instanceof FormData) body = init.body;
-  else if (init.body !== undefined) {
-    h['Content-Type'] = 'application/json';
-    body = JSON.stringify(init.body);
-  }
-  let response: Response;
-  try {
-    response = await fetch(apiUrl(path, init.query), { method, headers: h, body, credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, '');
-  }
-  const text = await response.text();
-  let json: Partial<Envelope<T>> | null = null;
-  try {
-    json = text ? (JSON.parse(text) as Partial<Envelope<T>>) : null;
-  } catch {
-    json = null;
-  }
-  const message = typeof json?.message === 'string' ? json.message : '';
-  if (!response.ok) {
-    if (response.status === 401) staffUnauthorized();
-    throw new ApiError(response.status, message, json?.payload ?? null);
-  }
-  return { payload: (json?.payload ?? null) as T, message };
+async function call<T>(path: string, init: { body?: unknown; query?: Record<string, string | number | undefined> } = {}): Promise<Envelope<T>> {
+  return staffRequest<T>(path, { method: init.body === undefined ? 'GET' : 'POST', body: init.body, query: init.query });
 }
 
 /** `types` as an array of `{ type, schema }` or as a map type → schema: the console takes either. */
@@ -165,17 +132,7 @@ export const staffApi = {
   reject: (id: number) => call<unknown>(`/staff/dossiers/${id}/reject`, { body: {} }),
   askForDocuments: (id: number, message: string) => call<unknown>(`/staff/dossiers/${id}/ask-documents`, { body: { message } }),
   /** A file only staff may read (the token goes in a header, so no plain link). */
-  async blob(path: string): Promise<Blob> {
-    let response: Response;
-    try {
-      response = await fetch(apiUrl(path), { headers: headers(), credentials: 'same-origin' });
-    } catch {
-      throw new ApiError(0, '');
-    }
-    if (response.status === 401) staffUnauthorized();
-    if (!response.ok) throw new ApiError(response.status, '');
-    return response.blob();
-  },
+  blob: (path: string) => staffFetchBlob(path),
   auditCsvPath: (id: number) => apiUrl('/staff/audit.csv', { dossier: id }),
 };
 
