@@ -26,23 +26,34 @@ const NAME_RESERVATION = {
 };
 const REJECTED = { $id: 'timeline-rejected.json', type: 'object', required: ['type', 'date'], additionalProperties: false, properties: { type: { const: 'rejected' }, date: { type: 'string', format: 'date' } } };
 
-function dossier(overrides: Record<string, unknown> = {}) {
+const FILES = [
+  { id: 3, name: 'buletin-fata.jpg', content_type: 'image/jpeg', size: 1000, created_at: '2026-11-20T10:00:00Z', url: '/api/staff/dossiers/12/files/3' },
+  { id: 4, name: 'diploma.pdf', content_type: 'application/pdf', size: 2000, created_at: '2026-11-20T10:01:00Z', url: '/api/staff/dossiers/12/files/4' },
+  { id: 5, name: 'semnatura.png', content_type: 'image/png', size: 300, created_at: '2026-11-20T10:02:00Z', url: '/api/staff/dossiers/12/files/5' },
+  { id: 8, name: 'contract-asistenta-juridica.pdf', content_type: 'application/pdf', size: 5000, created_at: '2026-11-20T10:03:00Z', url: '/api/staff/dossiers/12/files/8' },
+];
+
+/** GET /api/staff/dossiers/:id as the staff API answers it: the list item, the applicant's request and the rest. */
+function dossier({ status = 'paid', timeline = [] as object[], trade = [] as { id: number; name: string }[], audit = [] as object[], files = FILES } = {}) {
   return {
-    ...ROW,
-    profile: { first_name: 'ION', last_name: 'POPESCU', cnp: '1900101400010' },
-    identity_photos: [{ id: 3, kind: 'front', name: 'buletin.jpg', url: '/api/staff/dossiers/12/files/identity/3' }],
-    documents: [{ id: 4, kind: 'diploma_documents', name: 'diploma.pdf', url: '/api/staff/dossiers/12/files/documents/4' }],
-    licence_files: [],
-    signature: { id: 5, name: 'semnatura.png', url: '/api/staff/dossiers/12/files/signature/5' },
-    caen_codes: [{ code: '6201', name: 'Activități de realizare a soft-ului la comandă', primary: true }],
-    mailing_address: null,
-    payments: [{ id: 'pay_1', provider: 'stripe', status: 'paid', amount: 130, currency: 'RON', created_at: '2026-11-20T10:05:00Z', paid_at: '2026-11-20T10:06:00Z' }],
-    billing_events: [],
-    timeline: [],
-    trade_register_documents: [],
-    signed_documents: [{ id: 8, kind: 'legal_assistance_contract', name: 'contract-asistenta-juridica.pdf', url: '/api/staff/dossiers/12/files/signed/8' }],
-    audit: [],
-    ...overrides,
+    dossier: { ...ROW, status },
+    request: {
+      id: 12, registration_type: 2, step: 'requesting-company-step-9', status, lost_reason: null, form_data: { codes: [1] },
+      profile: { first_name: 'ION', last_name: 'POPESCU', personal_code: '1900101400010' },
+      media: {
+        identity_document: null, veriff_document_front: { id: 3, url: '/api/files/3' }, veriff_document_back: null, selfie_document: null,
+        signature_document: { id: 5, url: '/api/files/5' }, diploma_documents: [{ id: 4, name: 'diploma.pdf', url: '/api/files/4' }], driver_license: [],
+        trade_register_documents: trade, signed_documents: [{ id: 8, kind: 'legal_assistance_contract', name: 'contract-asistenta-juridica.pdf', url: '/api/files/8' }],
+      },
+      paid: true, paid_at: '2026-11-20T10:06:00Z', created_at: '2026-11-20T10:00:00Z', signature_file_id: 5, ghiseu_card_requested: null, mailing_address: null,
+      status_timeline: [...timeline, { id: 2, type: 'payment_received', date: '2026-11-20', amount: 130, currency: 'RON', intro_months: 3, then_amount: 72, payment_id: 'pay_1' }],
+      steps: { previous: null, current: { identifier: 'requesting-company-step-9', index: 9 }, next: null, total: 10 }, variants: [],
+      partner: { id: 1, name: 'Standard', slug: 'neafiliat', is_unaffiliated: true, description: null, footnote: null, prices: [] },
+    },
+    caen_codes: [{ id: 1, code: '6201', name: 'Activități de realizare a soft-ului la comandă', is_primary: 1 }],
+    payments: [{ id: 'pay_1', provider: 'stripe', status: 'paid', amount: 130, currency: 'RON', created_at: '2026-11-20T10:05:00Z', paid_at: '2026-11-20T10:06:00Z', subscription_id: null, schedule_id: null }],
+    files,
+    audit,
   };
 }
 
@@ -116,13 +127,18 @@ describe('operator console: /staff/dossiers/:id', () => {
     for (const name of ['Rezumat', 'Profil', 'Fotografiile de identitate', 'Documente și licențe', 'Semnătura', 'Coduri CAEN', 'Adresa de corespondență', 'Documentele semnate', 'Plăți și evenimente de facturare', 'Istoricul statusului', 'Documentele de la Registrul Comerțului', 'Acțiuni', 'Jurnalul de audit']) {
       expect(screen.getByRole('heading', { level: 2, name })).toBeTruthy();
     }
-    expect(screen.getByRole('button', { name: 'Descarcă buletin.jpg' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Descarcă buletin-fata.jpg' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Descarcă diploma.pdf' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Descarcă contract-asistenta-juridica.pdf' })).toBeTruthy();
     expect(screen.getByText(/6201 Activități de realizare a soft-ului la comandă \(principal\)/)).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Plățile dosarului' })).getByText('130 RON')).toBeTruthy();
     expect(screen.getByTestId('dossier-status').textContent).toBe('Plătit');
     expect(screen.getByText('Nicio acțiune încă.')).toBeTruthy();
+    expect(screen.getByText('Actul de identitate, față:')).toBeTruthy();
+    // The billing items of the timeline are the billing events, apart from the status history.
+    const billing = screen.getByRole('heading', { level: 3, name: 'Evenimente de facturare' }).nextElementSibling as HTMLElement;
+    expect(within(billing).getAllByTestId('staff-timeline-item')).toHaveLength(1);
+    expect(screen.getByText('Nimic încă.')).toBeTruthy();
   });
 
   it('downloads a file with the staff token; shows the signature', async () => {
@@ -131,8 +147,8 @@ describe('operator console: /staff/dossiers/:id', () => {
       ...STAFF_ME,
       [ONE]: ok(dossier()),
       [TYPES]: typesAnswer,
-      'GET /api/staff/dossiers/12/files/documents/4': { body: 'pdf' },
-      'GET /api/staff/dossiers/12/files/signature/5': { body: 'png' },
+      'GET /api/staff/dossiers/12/files/4': { body: 'pdf' },
+      'GET /api/staff/dossiers/12/files/5': { body: 'png' },
     });
     const created = vi.fn(() => 'blob:x');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
@@ -140,7 +156,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     expect((await screen.findByRole('img', { name: 'Semnătura solicitantului' })).getAttribute('src')).toBe('blob:x');
     await user.click(await screen.findByRole('button', { name: 'Descarcă diploma.pdf' }));
     await waitFor(() => expect(created).toHaveBeenCalled());
-    expect(calls.find((c) => c.path === '/api/staff/dossiers/12/files/documents/4')!.headers.Authorization).toBe('Bearer staff-tok');
+    expect(calls.find((c) => c.path === '/api/staff/dossiers/12/files/4')!.headers.Authorization).toBe('Bearer staff-tok');
   });
 
   it('adds a timeline item from the type’s JSON Schema; the new item and a toast show', async () => {
@@ -148,7 +164,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     let timeline: object[] = [];
     const { calls } = mockApi({
       ...STAFF_ME,
-      [ONE]: () => ok(dossier({ timeline, audit: timeline.length ? [{ id: 1, at: '2026-11-25T19:00:00Z', staff: 'operator@ghiseu.ro', action: 'timeline.add', before: null, after: { type: 'name_reservation' } }] : [] })),
+      [ONE]: () => ok(dossier({ timeline, audit: timeline.length ? [{ id: 1, at: '2026-11-25T19:00:00Z', staff_user_id: 3, staff_email: 'operator@ghiseu.ro', action: 'timeline.add', request_id: 12, before: null, after: { type: 'name_reservation' } }] : [] })),
       [TYPES]: typesAnswer,
       'POST /api/staff/dossiers/12/timeline': (call: RecordedCall) => {
         if (!call.body.pfa_name) return invalid({ pfa_name: ['Denumirea este obligatorie (cel mult 200 de caractere).'] });
@@ -172,7 +188,8 @@ describe('operator console: /staff/dossiers/:id', () => {
     const posted = calls.filter((c) => c.path === '/api/staff/dossiers/12/timeline').at(-1)!;
     expect(posted.body).toEqual({ type: 'name_reservation', date: date.value, hasNameReservation: true, pfa_name: 'POPESCU ION PFA' });
     expect(posted.headers.Authorization).toBe('Bearer staff-tok');
-    const item = await screen.findByTestId('staff-timeline-item');
+    const history = screen.getByRole('heading', { level: 2, name: 'Istoricul statusului' }).parentElement!;
+    const item = await within(history).findByTestId('staff-timeline-item');
     expect(item.textContent).toContain('Rezervarea denumirii');
     expect(item.textContent).toContain('Denumirea PFA: POPESCU ION PFA');
     const audit = screen.getByRole('table', { name: 'Acțiunile personalului asupra dosarului' });
@@ -192,16 +209,16 @@ describe('operator console: /staff/dossiers/:id', () => {
 
   it('uploads trade-register documents as multipart; the list shows them', async () => {
     signInStaff();
-    let documents: object[] = [];
+    let documents: { id: number; name: string }[] = [];
     let sent: FormData | null = null;
     mockApi({
       ...STAFF_ME,
-      [ONE]: () => ok(dossier({ trade_register_documents: documents })),
+      [ONE]: () => ok(dossier({ trade: documents, files: [...FILES, ...documents.map((d) => ({ ...d, content_type: 'application/pdf', size: 8, created_at: '2026-11-25T19:00:00Z', url: `/api/staff/dossiers/12/files/${d.id}` }))] })),
       [TYPES]: typesAnswer,
       'POST /api/staff/dossiers/12/documents': (call: RecordedCall) => {
         sent = call.body as FormData;
-        documents = [{ id: 40, name: 'certificat.pdf', url: '/api/staff/dossiers/12/files/trade-register/40' }];
-        return { status: 201, body: { message: 'Documentele au fost atașate dosarului.', payload: documents } };
+        documents = [{ id: 40, name: 'certificat.pdf' }];
+        return { status: 201, body: { message: 'Documentele au fost atașate dosarului.', payload: { documents } } };
       },
     });
     const { user } = renderApp('/staff/dossiers/12');
@@ -266,15 +283,15 @@ describe('operator console: /staff/dossiers/:id', () => {
   it('asks the applicant for missing documents', async () => {
     signInStaff();
     const { calls } = mockApi({
-      ...STAFF_ME, [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'POST /api/staff/dossiers/12/ask-documents': ok(null, 'Mesajul a fost pus în coada de e-mail.') });
+      ...STAFF_ME, [ONE]: ok(dossier()), [TYPES]: typesAnswer, 'POST /api/staff/dossiers/12/missing-documents': ok(null, 'Mesajul către solicitant a fost pus în coada de trimitere.') });
     const { user } = renderApp('/staff/dossiers/12');
     await findH1('Dosarul 12: POPESCU ION');
     await user.click(screen.getByRole('button', { name: 'Trimite mesajul' }));
     expect(await screen.findByText('Scrie mesajul.')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: 'Mesajul pentru solicitant' }), 'Te rugăm să trimiți diploma.');
     await user.click(screen.getByRole('button', { name: 'Trimite mesajul' }));
-    expect(await screen.findByText('Mesajul a fost pus în coada de e-mail.')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/api/staff/dossiers/12/ask-documents')!.body).toEqual({ message: 'Te rugăm să trimiți diploma.' });
+    expect(await screen.findByText('Mesajul către solicitant a fost pus în coada de trimitere.')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/api/staff/dossiers/12/missing-documents')!.body).toEqual({ message: 'Te rugăm să trimiți diploma.' });
   });
 
   it('downloads the audit log as CSV', async () => {

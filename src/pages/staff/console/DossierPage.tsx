@@ -72,7 +72,7 @@ function Files({ dossier, files, t }: { dossier: number; files: DossierFile[]; t
       <List.Root listStyle="none" ms="0" gap="2">
         {files.map((file) => (
           <List.Item key={`${file.kind ?? ''}-${file.id}`} display="flex" gap="2" alignItems="center" flexWrap="wrap">
-            {file.kind && <Text as="span">{file.kind}:</Text>}
+            {file.kind && <Text as="span">{t(`dossier.kinds.${file.kind}`, { defaultValue: file.kind })}:</Text>}
             <Button variant="outline" size="sm" onClick={() => void download(file)} whiteSpace="normal" textAlign="start" h="auto" minH="8" py="1">
               {t('dossier.download', { name: file.name })}
             </Button>
@@ -152,7 +152,7 @@ function AuditTable({ entries, t, language }: { entries: AuditEntry[]; t: Consol
         {entries.map((e) => (
           <tr key={e.id} data-testid="audit-row">
             <Cell>{formatDateTime(e.at, language)}</Cell>
-            <Cell>{e.staff ?? t('none')}</Cell>
+            <Cell>{e.staff ?? t('dossier.opsToken')}</Cell>
             <Cell>{e.action}</Cell>
             <Cell>
               <Box as="code" fontSize="xs" overflowWrap="anywhere">
@@ -241,7 +241,7 @@ function AskForm({ id, t, onDone }: { id: number; t: ConsoleT; onDone: (message:
       <Stack gap="3">
         <Field.Root invalid={Boolean(error)}>
           <Field.Label htmlFor={inputId}>{t('actions.askLabel')}</Field.Label>
-          <Textarea id={inputId} value={text} onChange={(e) => setText(e.currentTarget.value)} rows={4} maxLength={4000} aria-describedby={`${inputId}-hint${error ? ` ${inputId}-error` : ''}`} />
+          <Textarea id={inputId} value={text} onChange={(e) => setText(e.currentTarget.value)} rows={4} maxLength={2000} aria-describedby={`${inputId}-hint${error ? ` ${inputId}-error` : ''}`} />
           <Field.HelperText id={`${inputId}-hint`}>{t('actions.askHint')}</Field.HelperText>
           {error && <Field.ErrorText id={`${inputId}-error`}>{error}</Field.ErrorText>}
         </Field.Root>
