@@ -10,6 +10,8 @@
  *   npm run ops -- attach <dossier> <file…>
  *   npm run ops -- finalize <dossier> [--date YYYY-MM-DD]
  *   npm run ops -- download <dossier> [--out folder]
+ *   npm run ops -- reject <dossier> [--date YYYY-MM-DD]
+ *   npm run ops -- ask <dossier> --message "what is missing"
  *   npm run ops -- staff:add --email E --password P --role operator|editor
  *   npm run ops -- help
  *
@@ -36,6 +38,8 @@ export type Command =
   | { name: 'attach'; dossier: string; files: string[] }
   | { name: 'finalize'; dossier: string; date?: string }
   | { name: 'download'; dossier: string; out: string }
+  | { name: 'reject'; dossier: string; date?: string }
+  | { name: 'ask'; dossier: string; message: string }
   | { name: 'staff:add'; email: string; password: string; role: 'operator' | 'editor' };
 
 /** Every field of every type, with its kind (a name has one kind in every type that has it). */
@@ -124,6 +128,17 @@ export function parseCommand(argv: string[]): Command {
       const { values, positionals: list } = parse(args, { out: { type: 'string' } });
       const [dossier] = positionals('download', list, ['dossier']);
       return { name: 'download', dossier, out: (values.out as string | undefined) || '.' };
+    }
+    case 'reject': {
+      const { values, positionals: list } = parse(args, { date: { type: 'string' } });
+      const [dossier] = positionals('reject', list, ['dossier']);
+      return { name: 'reject', dossier, date: values.date === undefined ? undefined : parseDate(values.date as string) };
+    }
+    case 'ask': {
+      const { values, positionals: list } = parse(args, { message: { type: 'string' } });
+      const [dossier] = positionals('ask', list, ['dossier']);
+      if (!values.message) throw new UsageError('ask: missing --message');
+      return { name: 'ask', dossier, message: values.message as string };
     }
     case 'staff:add': {
       const { values, positionals: list } = parse(args, { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } });
@@ -307,6 +322,8 @@ export const HELP = [
   '  attach <dossier> <file…>                  attach the trade register\'s documents (the applicant downloads them as documente.zip)',
   '  finalize <dossier> [--date YYYY-MM-DD]    status "finalized" plus a finalized item (date: default today)',
   '  download <dossier> [--out folder]         save the PDFs the applicant signed (contract, power of attorney) into folder (default: here)',
+  '  reject <dossier> [--date YYYY-MM-DD]      status "rejected" plus a rejected item (date: default today)',
+  '  ask <dossier> --message "text"            mail the applicant which documents are missing (through the mail queue)',
   '  staff:add --email E --password P --role operator|editor',
   '                                            a staff account for the web console (/staff/login): operator = dossiers, editor = preview',
   '  help                                      this text',
@@ -404,6 +421,16 @@ export async function runCommand(command: Command, settings: Settings, fetchImpl
         lines.push(`  ${target}  (${data.length} bytes)`);
       }
       return [`Saved ${documents.length} signed document(s) of dossier ${dossier.id} (${dossier.email}):`, ...lines];
+    }
+    case 'reject': {
+      const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/reject`, command.date ? { date: command.date } : {});
+      const { item, dossier } = answer.payload as { item: Dossier['timeline'][number]; dossier: Dossier };
+      return [`Dossier ${dossier.id} (${dossier.email}) rejected on ${item.date}.`, ...dossierLines(dossier)];
+    }
+    case 'ask': {
+      const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/missing-documents`, { message: command.message });
+      const mail = answer.payload as { to: string; subject: string };
+      return [`Mail "${mail.subject}" queued to ${mail.to}.`];
     }
     case 'staff:add': {
       const answer = await call(settings, fetchImpl, 'POST', '/ops/staff', { email: command.email, password: command.password, role: command.role });

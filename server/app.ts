@@ -44,6 +44,7 @@ import documentRoutes from './routes/documents';
 import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
 import staffRoutes from './routes/staff';
+import staffDossierRoutes from './routes/staff-dossiers';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
@@ -203,6 +204,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(statusRoutes, { prefix: '/api' });
     await app.register(opsRoutes, { prefix: '/api' });
     await app.register(staffRoutes, { prefix: '/api' });
+    await app.register(staffDossierRoutes, { prefix: '/api' });
     await app.register(paymentRoutes, { prefix: '/api' });
     await app.register(devRoutes);
     await app.register(ssoRoutes);

@@ -76,3 +76,14 @@ export function paymentReceiptMail(to: string, product: string, receipt: Receipt
     html: layout(product, lines, { href: receipt.link, label: 'Vezi statusul dosarului' }),
   };
 }
+
+/** An operator asks the applicant for documents that are missing (issue 18): their words, and the dossier's page. */
+export function missingDocumentsMail(to: string, product: string, message: string, link: string): Mail {
+  const lines = ['Pentru a continua dosarul tău avem nevoie de câteva documente în plus:', message, 'Te rugăm să intri în cont și să le trimiți.'];
+  return {
+    to,
+    subject: `Documente lipsă pentru dosarul tău ${product}`,
+    text: `${lines.join('\n\n')}\n\nDosarul tău: ${link}\n`,
+    html: layout(product, lines, { href: link, label: 'Deschide dosarul' }),
+  };
+}

@@ -19,7 +19,8 @@ import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { detectDocumentType } from '../lib/image-type';
 import type { UploadedFile } from '../lib/multipart';
 import type { RequestRow } from './model';
-import { finalizeRequest } from './store';
+import { setRequestStatus } from './store';
+import { recordAudit, type Actor } from '../staff/audit';
 
 /**
  * The dossier's status timeline (spec 001 §2 item 11, §3 "Timeline item types", §4 "Timeline
@@ -39,6 +40,7 @@ export const TIMELINE_MESSAGES = {
   notOfType: (type: string) => `Câmpul nu aparține tipului „${type}”.`,
   invalid: 'Datele elementului de status nu sunt valide.',
   alreadyFinalized: 'Dosarul este deja finalizat.',
+  alreadyRejected: 'Dosarul este deja respins.',
   notNewPfa: 'Statusul și documentele de la Registrul Comerțului există doar pentru dosarele de înființare PFA (tipul 2).',
   noFiles: 'Alege cel puțin un fișier.',
   emptyFile: 'Fișierul este gol.',
@@ -190,24 +192,37 @@ function assertNewPfa(request: RequestRow): void {
   if (request.registrationType !== 2) throw new HttpError(409, TIMELINE_MESSAGES.notNewPfa);
 }
 
+/** The item types that also set the request's status (written together, or neither). */
+const STATUS_OF_TYPE: Partial<Record<TimelineType, string>> = { finalized: 'finalized', rejected: 'rejected' };
+
 /**
- * Adds an item to the request's timeline. A `finalized` item also marks the request finalized
- * (in one transaction); a dossier that already is answers 409 and nothing is written.
+ * Adds an item to the request's timeline, with its audit entry (`timeline.add`, by `actor`) in the
+ * same transaction. A `finalized` or `rejected` item also sets the request's status to it; a
+ * dossier that already is finalized answers 409 (and a rejected one to a second rejection), nothing written.
  */
-export async function addTimelineItem(app: FastifyInstance, request: RequestRow, input: Record<string, unknown>): Promise<TimelineItem> {
+export async function addTimelineItem(app: FastifyInstance, request: RequestRow, input: Record<string, unknown>, actor: Actor): Promise<TimelineItem> {
   assertNewPfa(request);
   const item = validateTimelineInput(input);
-  if (item.type === 'finalized' && request.status === 'finalized') throw new HttpError(409, TIMELINE_MESSAGES.alreadyFinalized);
-  const insert = async (db: Pick<FastifyInstance['db'], 'insert'>) => {
+  const status = STATUS_OF_TYPE[item.type];
+  if (status && request.status === 'finalized') throw new HttpError(409, TIMELINE_MESSAGES.alreadyFinalized);
+  if (status === 'rejected' && request.status === 'rejected') throw new HttpError(409, TIMELINE_MESSAGES.alreadyRejected);
+  const write = async (db: Pick<FastifyInstance['db'], 'insert'>) => {
     const [row] = await db
       .insert(timelineItems)
       .values({ requestId: request.id, type: item.type, date: item.date, data: item.data })
       .returning({ id: timelineItems.id });
-    return row.id;
+    const added = { id: row.id, type: item.type, date: item.date, ...item.data } as TimelineItem;
+    await recordAudit(db, {
+      staffUserId: actor.staffUserId,
+      action: status ? `dossier.${item.type === 'finalized' ? 'finalize' : 'reject'}` : 'timeline.add',
+      requestId: request.id,
+      before: status ? { status: request.status } : null,
+      after: status ? { status, item: added } : { item: added },
+    });
+    return added;
   };
-  // A finalized item and the finalized request are written together, or (409) neither.
-  const id = item.type === 'finalized' ? await finalizeRequest(app.db, request, insert) : await insert(app.db);
-  return { id, type: item.type, date: item.date, ...item.data } as TimelineItem;
+  if (status) return setRequestStatus(app.db, request, status, write);
+  return app.db.transaction((tx) => write(tx));
 }
 
 /**
@@ -235,23 +250,30 @@ export const TRADE_REGISTER_MAX_FILES = 20;
  * `trade_register`), any type (the registry's signed PDFs, XML, images). Every file is checked
  * first; one bad file stores nothing.
  */
-export async function attachTradeRegisterDocuments(app: FastifyInstance, request: RequestRow, uploads: { key: string; file: UploadedFile }[]) {
+export async function attachTradeRegisterDocuments(app: FastifyInstance, request: RequestRow, uploads: { key: string; file: UploadedFile }[], actor: Actor) {
   assertNewPfa(request);
   if (!uploads.length) throw new FieldValidationError({ files: [TIMELINE_MESSAGES.noFiles] }, TIMELINE_MESSAGES.noFiles);
   const errors: FieldErrors = {};
   for (const { key, file } of uploads) if (file.data.length === 0) errors[key] = [TIMELINE_MESSAGES.emptyFile];
   if (Object.keys(errors).length) throw new FieldValidationError(errors, TIMELINE_MESSAGES.emptyFile);
 
-  const saved: number[] = [];
+  const saved: { id: number; name: string }[] = [];
   try {
     for (const { key, file } of uploads) {
       const contentType = detectDocumentType(file.data)?.contentType ?? 'application/octet-stream';
       const stored = await saveFile(app, request.userId, { data: file.data, originalName: file.filename || 'document', contentType, field: key });
-      saved.push(stored.id);
-      await app.db.insert(requestDocuments).values({ requestId: request.id, fileId: stored.id, kind: 'trade_register' });
+      saved.push({ id: stored.id, name: stored.originalName });
     }
+    // The documents become the dossier's with their audit entry, together.
+    await app.db.transaction(async (tx) => {
+      await tx.insert(requestDocuments).values(saved.map(({ id }) => ({ requestId: request.id, fileId: id, kind: 'trade_register' as const })));
+      await recordAudit(tx, { staffUserId: actor.staffUserId, action: 'documents.attach', requestId: request.id, after: { documents: saved } });
+    });
   } catch (error) {
-    await deleteFiles(app, saved);
+    await deleteFiles(
+      app,
+      saved.map(({ id }) => id),
+    );
     throw error;
   }
   return tradeRegisterDocumentsOf(app.db, request);

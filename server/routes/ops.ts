@@ -1,6 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { payments } from '../db/schema';
 import { bearerToken } from '../plugins/auth';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
@@ -18,6 +17,9 @@ import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow 
 import { signedDocumentsOf } from '../registration/signed-documents';
 import { dbId } from '../lib/input-limits';
 import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
+import { OPS_ACTOR } from '../staff/audit';
+import { askForMissingDocuments } from '../staff/dossier-actions';
+import { payments, users } from '../db/schema';
 import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
 import { staffMemberSchema } from './staff';
 import { arrayOf, bool, dateTime, int, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
@@ -62,6 +64,8 @@ const dossier = obj({
  * - `POST /api/ops/dossiers/:dossier/documents`       multipart `files[n]`: the trade register's documents; 201
  * - `POST /api/ops/dossiers/:dossier/finalize`        `{ date? }`: status finalized + a `finalized` item; 201
  * - `GET  /api/ops/dossiers/:dossier/signed-documents/:id`  one signed PDF of the dossier (contract, power of attorney)
+ * - `POST /api/ops/dossiers/:dossier/reject`          `{ date? }`: status rejected + a `rejected` item; 201
+ * - `POST /api/ops/dossiers/:dossier/missing-documents` `{ message }`: a mail to the applicant through the queue; 201
  * - `POST /api/ops/staff`                             `{ email, password, role }`: a staff account (`npm run ops -- staff:add`); 201
  */
 
@@ -76,6 +80,8 @@ export const OPS_MESSAGES = {
   noSignedDocument: 'Dosarul nu are acest document semnat.',
   tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
   tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
+  rejected: 'Dosarul a fost respins.',
+  mailQueued: 'Mesajul către solicitant a fost pus în coada de trimitere.',
   staffAdded: 'Contul de personal a fost creat.',
   staffTaken: 'Există deja un cont de personal cu această adresă de e-mail.',
 } as const;
@@ -234,7 +240,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, request.body);
+      const item = await addTimelineItem(app, row, request.body, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.added, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -261,7 +267,7 @@ export default (async (app) => {
         .filter((entry): entry is [string, UploadedFile] => isUploadedFile(entry[1]))
         .map(([key, file]) => ({ key: key.replace(/\[(\d+)\]$/, '.$1'), index: Number(/\[(\d+)\]$/.exec(key)?.[1] ?? 0), file }))
         .sort((a, b) => a.index - b.index);
-      const documents = await attachTradeRegisterDocuments(app, row, uploads);
+      const documents = await attachTradeRegisterDocuments(app, row, uploads, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.attached, payload: { documents, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -278,10 +284,44 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined });
+      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined }, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.finalized, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
+  app.post<DossierParams & { Body: { date?: string | null } }>(
+    '/ops/dossiers/:dossier/reject',
+    {
+      preValidation: emptyBody,
+      schema: {
+        params: dossierParams,
+        body: { type: 'object', properties: { date: { type: ['string', 'null'], maxLength: 10 } }, additionalProperties: false },
+        response: replies(obj({ item: ref('timeline-item.json'), dossier }), 'The rejected item, and the dossier (201)'),
+      },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      const item = await addTimelineItem(app, row, { type: 'rejected', date: request.body.date ?? undefined }, OPS_ACTOR);
+      return reply.code(201).send({ message: OPS_MESSAGES.rejected, payload: { item, dossier: await dossierView(app, row.id) } });
+    },
+  );
+
+  app.post<DossierParams & { Body: { message: string } }>(
+    '/ops/dossiers/:dossier/missing-documents',
+    {
+      schema: {
+        params: dossierParams,
+        body: { type: 'object', required: ['message'], properties: { message: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' } }, additionalProperties: false },
+        response: replies(obj({ to: str, subject: str }), 'The mail queued to the applicant (201)'),
+      },
+    },
+    async (request, reply) => {
+      const row = await findDossier(app, request.params.dossier);
+      const [owner] = await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+      const mail = await askForMissingDocuments(app, row, owner.email, request.body.message, OPS_ACTOR);
+      return reply.code(201).send({ message: OPS_MESSAGES.mailQueued, payload: mail });
+    },
+  );
+
   app.post<{ Body: { email: string; password: string; role: StaffRole } }>(
     '/ops/staff',
     {

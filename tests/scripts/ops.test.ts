@@ -21,6 +21,12 @@ describe('parseCommand', () => {
     expect(parseCommand(['finalize', '12', '--date', '2026-12-05'])).toEqual({ name: 'finalize', dossier: '12', date: '2026-12-05' });
   });
 
+  it('reject and ask', () => {
+    expect(parseCommand(['reject', '12', '--date', '30.11.2026'])).toEqual({ name: 'reject', dossier: '12', date: '2026-11-30' });
+    expect(parseCommand(['ask', 'ion@exemplu.ro', '--message', 'Diploma, față și verso.'])).toEqual({ name: 'ask', dossier: 'ion@exemplu.ro', message: 'Diploma, față și verso.' });
+    expect(() => parseCommand(['ask', '12'])).toThrow('ask: missing --message');
+  });
+
   it('staff:add: e-mail, password and role', () => {
     expect(parseCommand(['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1', '--role', 'editor'])).toEqual({
       name: 'staff:add',

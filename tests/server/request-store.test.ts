@@ -97,7 +97,7 @@ describe('two writers on the same request', () => {
     const { user, row } = await freshRequest();
     await placeAtStep(app, user, 'requesting-company-step-9');
     const stale = row;
-    await expect(addTimelineItem(app, stale, { type: 'finalized', date: '2026-11-20' })).rejects.toMatchObject({
+    await expect(addTimelineItem(app, stale, { type: 'finalized', date: '2026-11-20' }, { staffUserId: null })).rejects.toMatchObject({
       statusCode: 409,
       message: 'Dosarul a fost modificat între timp. Încearcă din nou.',
     } satisfies Partial<HttpError>);

@@ -149,8 +149,8 @@ describe('ops API: dossiers', () => {
   it('lists dossiers with e-mail, name, type, step, status, paid, created_at and the number of items', async () => {
     const user = await applicant();
     await app.db.update(registrationRequests).set({ profile: { first_name: 'Ion', last_name: 'Popescu' } }).where(eq(registrationRequests.id, user.requestId));
-    await addItem(user.requestId, { type: 'rejected', date: '2026-11-01' });
-    await addItem(user.requestId, { type: 'rejected', date: '2026-11-02' });
+    await addItem(user.requestId, { type: 'delayed', date: '2026-11-01' });
+    await addItem(user.requestId, { type: 'delayed', date: '2026-11-02' });
     const res = await app.inject({ method: 'GET', url: `/api/ops/dossiers?search=${encodeURIComponent(user.email)}`, headers: ops });
     expect(res.statusCode).toBe(200);
     const rows = res.json().payload;

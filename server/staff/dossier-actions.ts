@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { missingDocumentsMail } from '../mail/templates';
+import type { RequestRow } from '../registration/model';
+import { recordAudit, type Actor } from './audit';
+
+/**
+ * The operator actions that are not the timeline's (server/registration/timeline.ts holds adding
+ * an item, finalizing, rejecting and attaching the trade register's documents): each writes its
+ * audit entry in the transaction of the change. Used by the staff API (server/routes/staff-dossiers.ts).
+ */
+
+/** Where the applicant follows the dossier: the status page of a new PFA, the flow of an existing one. */
+export function dossierLink(publicUrl: string, registrationType: number): string {
+  return `${publicUrl}${registrationType === 2 ? '/infiintare-pfa/status' : '/inregistrare'}`;
+}
+
+/**
+ * Asks the applicant for missing documents: a mail through the outbox queue (server/mail) with the
+ * operator's message, and the audit entry (`mail.missing_documents`), both or neither.
+ */
+export async function askForMissingDocuments(app: FastifyInstance, request: RequestRow, to: string, message: string, actor: Actor) {
+  const mail = missingDocumentsMail(to, app.config.productName, message.trim(), dossierLink(app.config.publicUrl, request.registrationType));
+  await app.db.transaction(async (tx) => {
+    await app.mailer.queue(tx, mail);
+    await recordAudit(tx, { staffUserId: actor.staffUserId, action: 'mail.missing_documents', requestId: request.id, after: { to, subject: mail.subject, message: message.trim() } });
+  });
+  app.mailer.wake();
+  return { to, subject: mail.subject };
+}

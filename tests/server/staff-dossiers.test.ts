@@ -1,0 +1,387 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { auditLog, outbox, registrationRequests, requestDocuments, timelineItems } from '../../server/db/schema';
+import { mergeProfile } from '../../server/registration/store';
+import { DOSSIER_MESSAGES } from '../../server/routes/staff-dossiers';
+import { STAFF_AUTH_MESSAGES } from '../../server/plugins/staff-auth';
+import { TIMELINE_MESSAGES } from '../../server/registration/timeline';
+import { auditCsv, csvField } from '../../server/staff/audit';
+import { auth, mailsTo, placeAtStep, registerUser, testApp, uniqueEmail, type RegisteredUser } from './helpers';
+import { multipartPayload } from './identity-helpers';
+
+const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
+const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+const PDF = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << >> endobj\n%%EOF\n`, 'latin1');
+
+let app: FastifyInstance;
+let operator: { id: number; email: string; token: string };
+let editor: { id: number; email: string; token: string };
+
+async function staff(role: 'operator' | 'editor') {
+  const email = uniqueEmail(role);
+  const made = await app.inject({ method: 'POST', url: '/api/ops/staff', headers: ops, payload: { email, password: 'parola-personal-1', role } });
+  expect(made.statusCode).toBe(201);
+  const login = await app.inject({ method: 'POST', url: '/api/staff/login', payload: { email, password: 'parola-personal-1' } });
+  return { id: made.json().payload.id as number, email, token: login.json().payload.access_token as string };
+}
+
+beforeAll(async () => {
+  app = await testApp({ opsToken: OPS_TOKEN });
+  operator = await staff('operator');
+  editor = await staff('editor');
+});
+afterAll(() => app?.close());
+
+/** A 13-digit CNP-looking number no other test uses (the search is by substring). */
+const uniqueCnp = () => `1${String(Date.now()).slice(-6)}${String(randomInt(0, 999999)).padStart(6, '0')}`;
+
+async function applicant(options: { type?: 1 | 2; lastName?: string; firstName?: string; cnp?: string; partner?: string } = {}): Promise<RegisteredUser & { requestId: number; cnp: string }> {
+  const type = options.type ?? 2;
+  const user = await registerUser(app, { type, partner: options.partner });
+  const res = await app.inject({ method: 'GET', url: type === 2 ? '/api/registration/open' : '/api/registration/existing/open', headers: auth(user.token) });
+  const requestId = res.json().payload.id as number;
+  const cnp = options.cnp ?? uniqueCnp();
+  await mergeProfile(app.db, requestId, { last_name: options.lastName ?? 'Popescu', first_name: options.firstName ?? 'Ion', personal_code: cnp });
+  return { ...user, requestId, cnp };
+}
+
+const as = (who: { token: string }) => auth(who.token);
+const get = (url: string, headers = as(operator)) => app.inject({ method: 'GET', url, headers });
+const post = (url: string, payload: object | undefined, headers = as(operator)) => app.inject({ method: 'POST', url, headers, payload });
+const auditOf = (requestId: number) => app.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+
+describe('who may call the operator API', () => {
+  it('an editor gets 403, an applicant\'s token, a wrong token or none get 401, on every route', async () => {
+    const user = await applicant();
+    const routes: [string, string, object?][] = [
+      ['GET', '/api/staff/dossiers'],
+      ['GET', '/api/staff/timeline-types'],
+      ['GET', `/api/staff/dossiers/${user.requestId}`],
+      ['GET', `/api/staff/dossiers/${user.requestId}/audit`],
+      ['GET', `/api/staff/dossiers/${user.requestId}/files/1`],
+      ['GET', '/api/staff/audit.csv'],
+      ['POST', `/api/staff/dossiers/${user.requestId}/timeline`, { type: 'rejected' }],
+      ['POST', `/api/staff/dossiers/${user.requestId}/finalize`, {}],
+      ['POST', `/api/staff/dossiers/${user.requestId}/reject`, {}],
+      ['POST', `/api/staff/dossiers/${user.requestId}/missing-documents`, { message: 'Diploma' }],
+      ['POST', `/api/staff/dossiers/${user.requestId}/documents`, {}],
+    ];
+    for (const [method, url, payload] of routes) {
+      const asEditor = await app.inject({ method: method as 'GET', url, headers: as(editor), payload });
+      expect(asEditor.statusCode, `${method} ${url}`).toBe(403);
+      expect(asEditor.json().message).toBe(STAFF_AUTH_MESSAGES.forbidden);
+      for (const headers of [{}, auth(user.token), ops, { authorization: 'Bearer nu-e-un-token' }]) {
+        expect((await app.inject({ method: method as 'GET', url, headers, payload })).statusCode, `${method} ${url}`).toBe(401);
+      }
+    }
+    // Nothing was written by any of them.
+    expect(await app.db.select().from(timelineItems).where(eq(timelineItems.requestId, user.requestId))).toEqual([]);
+    expect(await auditOf(user.requestId)).toEqual([]);
+  });
+
+  it('a dossier that does not exist: 404 on every dossier route', async () => {
+    const missing = 999_999_999;
+    for (const [method, url, payload] of [
+      ['GET', `/api/staff/dossiers/${missing}`],
+      ['GET', `/api/staff/dossiers/${missing}/audit`],
+      ['GET', `/api/staff/dossiers/${missing}/files/1`],
+      ['GET', `/api/staff/audit.csv?dossier=${missing}`],
+      ['POST', `/api/staff/dossiers/${missing}/timeline`, { type: 'rejected' }],
+      ['POST', `/api/staff/dossiers/${missing}/finalize`, {}],
+      ['POST', `/api/staff/dossiers/${missing}/reject`, {}],
+      ['POST', `/api/staff/dossiers/${missing}/missing-documents`, { message: 'Diploma' }],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: as(operator), payload });
+      expect(res.statusCode, url).toBe(404);
+    }
+    expect((await get('/api/staff/dossiers/abc')).statusCode).toBe(422);
+  });
+});
+
+describe('GET /api/staff/dossiers', () => {
+  it('finds a dossier by CNP, by name (either order, any case), by e-mail; answers the list fields', async () => {
+    const lastName = `Ionescu${randomInt(1e6)}`;
+    const user = await applicant({ lastName, firstName: 'Maria' });
+    const expected = {
+      id: user.requestId,
+      email: user.email,
+      name: `${lastName} Maria`,
+      cnp: user.cnp,
+      cui: null,
+      registration_type: 2,
+      flow: 'new-pfa',
+      step: 1,
+      step_id: 'requesting-company-step-0',
+      paid: false,
+      status: 'in_progress',
+      partner: 'neafiliat',
+    };
+    for (const search of [user.cnp, user.cnp.slice(2, 10), `maria ${lastName.toLowerCase()}`, lastName.toUpperCase(), user.email.toUpperCase()]) {
+      const res = await get(`/api/staff/dossiers?search=${encodeURIComponent(search)}`);
+      expect(res.statusCode).toBe(200);
+      const { items, total, page, page_size } = res.json().payload;
+      expect(total, search).toBe(1);
+      expect({ page, page_size }).toEqual({ page: 1, page_size: 20 });
+      expect(items[0]).toMatchObject(expected);
+      expect(new Date(items[0].created_at).getTime()).toBeGreaterThan(0);
+    }
+  });
+
+  it('finds an existing PFA by its CUI (with or without RO)', async () => {
+    const user = await applicant({ type: 1 });
+    const cui = String(randomInt(10_000_000, 99_999_999));
+    await placeAtStep(app, user, 'existing-company-step-1', { fiscal_code: cui });
+    for (const search of [cui, `RO${cui}`]) {
+      const { items } = (await get(`/api/staff/dossiers?search=${search}`)).json().payload;
+      expect(items.map((i: { id: number }) => i.id)).toEqual([user.requestId]);
+      expect(items[0]).toMatchObject({ cui, flow: 'existing-pfa', registration_type: 1 });
+    }
+  });
+
+  it('filters by flow, step, paid, status and partner; pages', async () => {
+    const lastName = `Filtru${randomInt(1e6)}`;
+    const a = await applicant({ lastName, partner: 'icredit' });
+    const b = await applicant({ lastName });
+    const c = await applicant({ lastName });
+    await placeAtStep(app, b, 'requesting-company-step-3');
+    await app.db.update(registrationRequests).set({ paid: true, status: 'paid' }).where(eq(registrationRequests.id, c.requestId));
+    const ids = async (query: string) => (await get(`/api/staff/dossiers?search=${lastName}&${query}`)).json().payload.items.map((i: { id: number }) => i.id);
+    expect(await ids('')).toEqual([c.requestId, b.requestId, a.requestId]);
+    expect(await ids('partner=icredit')).toEqual([a.requestId]);
+    expect(await ids('step=requesting-company-step-3')).toEqual([b.requestId]);
+    expect(await ids('paid=true')).toEqual([c.requestId]);
+    expect(await ids('paid=false')).toEqual([b.requestId, a.requestId]);
+    expect(await ids('status=paid')).toEqual([c.requestId]);
+    expect(await ids('flow=new-pfa')).toEqual([c.requestId, b.requestId, a.requestId]);
+    expect(await ids('flow=existing-pfa')).toEqual([]);
+    const page2 = (await get(`/api/staff/dossiers?search=${lastName}&page=2&page_size=2`)).json().payload;
+    expect(page2).toMatchObject({ total: 3, page: 2, page_size: 2 });
+    expect(page2.items.map((i: { id: number }) => i.id)).toEqual([a.requestId]);
+    expect((await get(`/api/staff/dossiers?search=${lastName}&page=5&page_size=2`)).json().payload).toMatchObject({ items: [], total: 3 });
+  });
+
+  it('422 with field errors for bad filters', async () => {
+    const res = await get('/api/staff/dossiers?page=0&page_size=500&paid=poate&flow=nu-exista');
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().payload).sort()).toEqual(['page', 'page_size', 'paid']);
+    const flow = await get('/api/staff/dossiers?flow=nu-exista');
+    expect(flow.statusCode).toBe(422);
+    expect(flow.json().payload).toEqual({ flow: [DOSSIER_MESSAGES.unknownFlow] });
+  });
+});
+
+describe('GET /api/staff/dossiers/:id and its files', () => {
+  it('answers the dossier, the applicant\'s request, payments, files (downloadable) and audit entries', async () => {
+    const user = await applicant();
+    const { payload, contentType } = await multipartPayload({}, [{ name: 'files[0]', filename: 'certificat înregistrare.pdf', data: PDF('certificat') }]);
+    expect((await app.inject({ method: 'POST', url: `/api/staff/dossiers/${user.requestId}/documents`, payload, headers: { ...as(operator), 'content-type': contentType } })).statusCode).toBe(201);
+    const res = await get(`/api/staff/dossiers/${user.requestId}`);
+    expect(res.statusCode).toBe(200);
+    const detail = res.json().payload;
+    expect(detail.dossier).toMatchObject({ id: user.requestId, email: user.email, cnp: user.cnp });
+    expect(detail.request).toMatchObject({ id: user.requestId, profile: { personal_code: user.cnp }, status_timeline: [] });
+    expect(detail.request.media.trade_register_documents).toHaveLength(1);
+    expect(detail.payments).toEqual([]);
+    expect(detail.caen_codes).toEqual([]);
+    const file = detail.files.find((f: { name: string }) => f.name === 'certificat înregistrare.pdf');
+    expect(file).toMatchObject({ content_type: 'application/pdf', url: `/api/staff/dossiers/${user.requestId}/files/${file.id}` });
+    expect(detail.audit).toHaveLength(1);
+    expect(detail.audit[0]).toMatchObject({ action: 'documents.attach', staff_user_id: operator.id, staff_email: operator.email, request_id: user.requestId });
+
+    const download = await get(file.url);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toContain("filename*=UTF-8''certificat%20%C3%AEnregistrare.pdf");
+    expect(download.rawPayload).toEqual(PDF('certificat'));
+  });
+
+  it('a file of another applicant is 404 under this dossier', async () => {
+    const a = await applicant();
+    const b = await applicant();
+    const { payload, contentType } = await multipartPayload({}, [{ name: 'files[0]', filename: 'b.pdf', data: PDF('b') }]);
+    const attached = await app.inject({ method: 'POST', url: `/api/staff/dossiers/${b.requestId}/documents`, payload, headers: { ...as(operator), 'content-type': contentType } });
+    const fileId = attached.json().payload.documents[0].id;
+    expect((await get(`/api/staff/dossiers/${b.requestId}/files/${fileId}`)).statusCode).toBe(200);
+    const other = await get(`/api/staff/dossiers/${a.requestId}/files/${fileId}`);
+    expect(other.statusCode).toBe(404);
+    expect(other.json().message).toBe(DOSSIER_MESSAGES.fileNotFound);
+  });
+});
+
+describe('actions, each with its audit entry', () => {
+  it('GET /api/staff/timeline-types: every type with its JSON Schema', async () => {
+    const res = await get('/api/staff/timeline-types');
+    expect(res.statusCode).toBe(200);
+    const types = res.json().payload;
+    expect(types.map((t: { type: string }) => t.type)).toEqual(['document_review', 'name_reservation', 'submitted', 'delayed', 'rejected', 'finalized']);
+    expect(types[1].schema).toMatchObject({ required: ['type', 'date', 'hasNameReservation', 'pfa_name'], properties: { pfa_name: { type: 'string' } } });
+  });
+
+  it('adds a timeline item: the applicant sees it; the audit names the operator with the item', async () => {
+    const user = await applicant();
+    const res = await post(`/api/staff/dossiers/${user.requestId}/timeline`, { type: 'name_reservation', date: '2026-11-23', hasNameReservation: true, pfa_name: 'POPESCU ION PFA' });
+    expect(res.statusCode).toBe(201);
+    const { item, timeline } = res.json().payload;
+    expect(item).toEqual({ id: item.id, type: 'name_reservation', date: '2026-11-23', hasNameReservation: true, pfa_name: 'POPESCU ION PFA' });
+    expect(timeline).toEqual([item]);
+    const open = await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+    expect(open.json().payload.status_timeline).toEqual([item]);
+    const [entry] = await auditOf(user.requestId);
+    expect(entry).toMatchObject({ staffUserId: operator.id, action: 'timeline.add', before: null, after: { item } });
+  });
+
+  it('a bad item: 422 with the field errors, nothing written, no audit entry', async () => {
+    const user = await applicant();
+    const res = await post(`/api/staff/dossiers/${user.requestId}/timeline`, { type: 'name_reservation', date: '2026-02-30', hasNameReservation: 'poate' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().payload).toEqual({ date: [TIMELINE_MESSAGES.date], hasNameReservation: [TIMELINE_MESSAGES.boolean], pfa_name: [TIMELINE_MESSAGES.required] });
+    const unknown = await post(`/api/staff/dossiers/${user.requestId}/timeline`, { type: 'aprobat' });
+    expect(unknown.json().payload).toEqual({ type: [TIMELINE_MESSAGES.unknownType] });
+    expect(await app.db.select().from(timelineItems).where(eq(timelineItems.requestId, user.requestId))).toEqual([]);
+    expect(await auditOf(user.requestId)).toEqual([]);
+  });
+
+  it('uploads trade register documents; an empty file or none is 422 with nothing stored', async () => {
+    const user = await applicant();
+    const send = async (files: { name: string; filename: string; data: Buffer }[]) => {
+      const { payload, contentType } = await multipartPayload({}, files);
+      return app.inject({ method: 'POST', url: `/api/staff/dossiers/${user.requestId}/documents`, payload, headers: { ...as(operator), 'content-type': contentType } });
+    };
+    const empty = await send([{ name: 'files[0]', filename: 'a.pdf', data: PDF('a') }, { name: 'files[1]', filename: 'gol.pdf', data: Buffer.alloc(0) }]);
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().payload).toEqual({ 'files.1': [TIMELINE_MESSAGES.emptyFile] });
+    const none = await send([]);
+    expect(none.statusCode).toBe(422);
+    expect(await app.db.select().from(requestDocuments).where(eq(requestDocuments.requestId, user.requestId))).toEqual([]);
+    expect(await auditOf(user.requestId)).toEqual([]);
+
+    const ok = await send([{ name: 'files[0]', filename: 'rezolutie.pdf', data: PDF('r') }]);
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().payload.documents.map((d: { name: string }) => d.name)).toEqual(['rezolutie.pdf']);
+    const open = await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+    expect(open.json().payload.media.trade_register_documents.map((d: { name: string }) => d.name)).toEqual(['rezolutie.pdf']);
+    const [entry] = await auditOf(user.requestId);
+    expect(entry).toMatchObject({ action: 'documents.attach', staffUserId: operator.id, after: { documents: [{ name: 'rezolutie.pdf' }] } });
+  });
+
+  it('finalize and reject set the status with their item; a second time is 409 with nothing written', async () => {
+    const a = await applicant();
+    const fin = await post(`/api/staff/dossiers/${a.requestId}/finalize`, { date: '2026-12-05' });
+    expect(fin.statusCode).toBe(201);
+    expect(fin.json()).toMatchObject({ message: DOSSIER_MESSAGES.finalized, payload: { status: 'finalized', item: { type: 'finalized', date: '2026-12-05' } } });
+    const [row] = await app.db.select().from(registrationRequests).where(eq(registrationRequests.id, a.requestId));
+    expect(row.status).toBe('finalized');
+    const again = await post(`/api/staff/dossiers/${a.requestId}/finalize`, {});
+    expect(again.statusCode).toBe(409);
+    expect((await post(`/api/staff/dossiers/${a.requestId}/reject`, {})).statusCode).toBe(409);
+    const entries = await auditOf(a.requestId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: 'dossier.finalize', before: { status: 'in_progress' }, after: { status: 'finalized' } });
+
+    const b = await applicant();
+    const rej = await post(`/api/staff/dossiers/${b.requestId}/reject`, undefined);
+    expect(rej.statusCode).toBe(201);
+    expect(rej.json().payload).toMatchObject({ status: 'rejected', item: { type: 'rejected' } });
+    expect((await post(`/api/staff/dossiers/${b.requestId}/reject`, {})).statusCode).toBe(409);
+    expect((await auditOf(b.requestId)).map((e) => e.action)).toEqual(['dossier.reject']);
+    const bad = await post(`/api/staff/dossiers/${b.requestId}/finalize`, { date: '05.12.2026' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().payload).toEqual({ date: [TIMELINE_MESSAGES.date] });
+  });
+
+  it('an existing-PFA dossier has no timeline: 409, nothing written', async () => {
+    const user = await applicant({ type: 1 });
+    const res = await post(`/api/staff/dossiers/${user.requestId}/timeline`, { type: 'rejected' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(TIMELINE_MESSAGES.notNewPfa);
+    expect(await auditOf(user.requestId)).toEqual([]);
+  });
+
+  it('asks the applicant for missing documents: a queued mail with the message and an audit entry; an empty message is 422', async () => {
+    const user = await applicant();
+    const empty = await post(`/api/staff/dossiers/${user.requestId}/missing-documents`, { message: '   ' });
+    expect(empty.statusCode).toBe(422);
+    expect(Object.keys(empty.json().payload)).toEqual(['message']);
+    expect(await mailsTo(app, user.email)).toHaveLength(1); // only the verification mail
+
+    const res = await post(`/api/staff/dossiers/${user.requestId}/missing-documents`, { message: 'Diploma de studii, față și verso.' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ message: DOSSIER_MESSAGES.mailQueued, payload: { to: user.email } });
+    const mails = await app.db.select().from(outbox).where(eq(outbox.to, user.email));
+    const mail = mails.find((m) => m.subject.startsWith('Documente lipsă'));
+    expect(mail?.text).toContain('Diploma de studii, față și verso.');
+    expect(mail?.text).toContain('/infiintare-pfa/status');
+    const [entry] = await auditOf(user.requestId);
+    expect(entry).toMatchObject({ action: 'mail.missing_documents', staffUserId: operator.id, after: { to: user.email, message: 'Diploma de studii, față și verso.' } });
+  });
+
+  it('the ops API writes audit entries too, with no staff member (the shared OPS_TOKEN)', async () => {
+    const user = await applicant();
+    const res = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/timeline`, headers: ops, payload: { type: 'rejected', date: '2026-11-24' } });
+    expect(res.statusCode).toBe(201);
+    const [entry] = await auditOf(user.requestId);
+    expect(entry).toMatchObject({ staffUserId: null, action: 'dossier.reject', after: { status: 'rejected' } });
+    const listed = (await get(`/api/staff/dossiers/${user.requestId}/audit`)).json().payload;
+    expect(listed[0]).toMatchObject({ staff_user_id: null, staff_email: null, action: 'dossier.reject' });
+  });
+});
+
+describe('the ops API goes through the same services', () => {
+  it('reject and missing-documents (npm run ops -- reject / ask) write the same changes and audit entries, without a staff member', async () => {
+    const user = await applicant();
+    const mail = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${encodeURIComponent(user.email)}/missing-documents`, headers: ops, payload: { message: 'Permisul de conducere.' } });
+    expect(mail.statusCode).toBe(201);
+    expect(mail.json().payload).toMatchObject({ to: user.email });
+    const blank = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/missing-documents`, headers: ops, payload: { message: '' } });
+    expect(blank.statusCode).toBe(422);
+    const rejected = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/reject`, headers: ops, payload: { date: '2026-11-30' } });
+    expect(rejected.statusCode).toBe(201);
+    expect(rejected.json().payload).toMatchObject({ item: { type: 'rejected', date: '2026-11-30' }, dossier: { status: 'rejected' } });
+    expect((await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/reject`, headers: ops })).statusCode).toBe(409);
+    const actions = (await auditOf(user.requestId)).map((e) => [e.action, e.staffUserId]);
+    expect(actions).toEqual([
+      ['mail.missing_documents', null],
+      ['dossier.reject', null],
+    ]);
+    expect((await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/reject`, headers: as(operator) })).statusCode).toBe(401);
+  });
+});
+
+describe('the audit log', () => {
+  it('GET …/audit lists the dossier\'s entries newest first; audit.csv downloads them with a BOM and quoting', async () => {
+    const user = await applicant();
+    await post(`/api/staff/dossiers/${user.requestId}/timeline`, { type: 'name_reservation', hasNameReservation: true, pfa_name: 'ȘTEFĂNESCU, "ION" PFA' });
+    await post(`/api/staff/dossiers/${user.requestId}/finalize`, {});
+    const list = (await get(`/api/staff/dossiers/${user.requestId}/audit`)).json().payload;
+    expect(list.map((e: { action: string }) => e.action)).toEqual(['dossier.finalize', 'timeline.add']);
+
+    const csv = await get(`/api/staff/audit.csv?dossier=${user.requestId}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="audit-dosar-${user.requestId}.csv"`);
+    expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = csv.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,at,staff_user_id,staff_email,action,request_id,before,after');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain(`,${operator.id},${operator.email},timeline.add,${user.requestId},,`);
+    expect(lines[2]).toContain('""pfa_name"":""ȘTEFĂNESCU, \\""ION\\"" PFA""');
+
+    const all = await get('/api/staff/audit.csv');
+    expect(all.statusCode).toBe(200);
+    expect(all.body).toContain(`dossier.finalize,${user.requestId}`);
+    expect((await get('/api/staff/audit.csv?dossier=abc')).statusCode).toBe(422);
+  });
+
+  it('csvField quotes delimiters, quotes and line breaks, and defuses formulas', () => {
+    expect(csvField('simplu')).toBe('simplu');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('spune "da"')).toBe('"spune ""da"""');
+    expect(csvField('rând\nnou')).toBe('"rând\nnou"');
+    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvField(null)).toBe('');
+    expect(csvField(7)).toBe('7');
+    expect(auditCsv([])).toBe('\uFEFFid,at,staff_user_id,staff_email,action,request_id,before,after\r\n');
+  });
+});
