@@ -112,7 +112,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     // A field error from the server, and the confirmation dialog.
     await page.getByRole('combobox', { name: 'Tipul elementului' }).selectOption({ label: 'Rezervarea denumirii' });
     await page.getByRole('button', { name: 'Adaugă elementul' }).click();
-    await expect(page.getByText('Denumirea este obligatorie (cel mult 200 de caractere).')).toBeVisible();
+    await expect(page.getByText('Câmpul este obligatoriu.')).toBeVisible();
     expect(await axeViolations(page), '/staff/dossiers/:id with a field error').toEqual([]);
 
     await page.getByRole('button', { name: 'Marchează ca finalizat' }).click();
