@@ -91,6 +91,9 @@ export const routes: RouteObject[] = [
         lazy: () => import('@/pages/staff/StaffLayout').then((m) => ({ Component: m.StaffLayout, loader: m.staffLoader })),
         children: [
           { index: true, lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffHomePage })) },
+          // The operator console: operators only (another role goes to /staff with the "no access" notice).
+          { path: 'dossiers', lazy: () => import('@/pages/staff/console/DossiersPage').then((m) => ({ Component: m.DossiersPage, loader: m.consoleLoader })) },
+          { path: 'dossiers/:id', lazy: () => import('@/pages/staff/console/DossierPage').then((m) => ({ Component: m.DossierPage, loader: m.consoleLoader })) },
           { path: '*', lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffNotFoundPage })) },
         ],
       },
