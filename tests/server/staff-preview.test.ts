@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { testApp } from './helpers';
+
+const FLOWS = path.resolve('flows');
+let dir: string;
+let app: FastifyInstance;
+let headers: Record<string, string> = {};
+
+beforeAll(async () => {
+  // The preview reads a copy of flows/, as the e2e server does: the test edits it.
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'preview-flows-'));
+  for (const f of fs.readdirSync(FLOWS)) fs.copyFileSync(path.join(FLOWS, f), path.join(dir, f));
+  app = await testApp({ previewFlowsDir: dir });
+  headers = {};
+}, 60_000);
+
+afterAll(async () => {
+  await app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const validate = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/staff/preview/validate', headers, payload: body });
+const card = { file: 'new-pfa.json', step: 'requesting-company-step-8', partner: 'neafiliat', activity: null, endpoint: '/api/registration/collect/card' };
+
+describe('GET /api/staff/preview', () => {
+  it('answers the flow files of the preview folder, the step schemas, partners with prices and no flows:check problem', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/staff/preview', headers });
+    expect(res.statusCode).toBe(200);
+    const { payload } = res.json();
+    expect(payload.flows.map((f: { file: string }) => f.file)).toEqual(['existing-pfa.json', 'new-pfa.json']);
+    expect(Object.keys(payload.schemas)).toContain('card.json');
+    expect(payload.problems).toEqual([]);
+    expect(payload.partners.map((p: { slug: string }) => p.slug)).toEqual(expect.arrayContaining(['neafiliat', 'icredit', 'curier']));
+    expect(payload.partners.find((p: { slug: string }) => p.slug === 'neafiliat').prices[0]).toEqual(expect.objectContaining({ stripe_id: expect.any(String), amount: expect.any(Number) }));
+    expect(payload.activities).toContainEqual(expect.objectContaining({ code: 'taxi' }));
+  });
+
+  it('shows an edit of a flow file at the next call, and lists its flows:check problems', async () => {
+    const file = path.join(dir, 'new-pfa.json');
+    const original = fs.readFileSync(file, 'utf8');
+    try {
+      const flow = JSON.parse(original);
+      flow.steps[8].title = 'steps:card.titleTypo';
+      fs.writeFileSync(file, JSON.stringify(flow));
+      const { payload } = (await app.inject({ method: 'GET', url: '/api/staff/preview', headers })).json();
+      expect(payload.flows.find((f: { file: string }) => f.file === 'new-pfa.json').flow.steps[8].title).toBe('steps:card.titleTypo');
+      expect(payload.problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'new-pfa.json', path: '#/steps/8/title' }));
+
+      fs.writeFileSync(file, '{ "steps": [');
+      const broken = (await app.inject({ method: 'GET', url: '/api/staff/preview', headers })).json().payload;
+      expect(broken.flows.map((f: { file: string }) => f.file)).toEqual(['existing-pfa.json']);
+      expect(broken.problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'new-pfa.json', message: expect.stringContaining('not valid JSON') }));
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+});
+
+describe('POST /api/staff/preview/validate', () => {
+  it('answers the payload a valid step body would send, against the schema on disk', async () => {
+    const body = { ghiseu_card_requested: 1, current_step_identifier: 'requesting-company-step-8' };
+    const res = await validate({ ...card, body });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().payload).toEqual({ endpoint: card.endpoint, body, checked: true });
+  });
+
+  it('answers 422 with the field errors of an invalid body', async () => {
+    const res = await validate({ ...card, body: { current_step_identifier: 'requesting-company-step-8' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().payload).toHaveProperty('ghiseu_card_requested');
+  });
+
+  it("checks a branch's body with its route's schema (the questionnaire's mark-as-lost)", async () => {
+    const lost = { file: 'new-pfa.json', step: 'requesting-company-step-0', partner: 'neafiliat', activity: null, endpoint: '/api/mark-as-lost' };
+    expect((await validate({ ...lost, body: { reason_identifier: 'platitor-tva' } })).json().payload.checked).toBe(true);
+    expect((await validate({ ...lost, body: { reason_identifier: '' } })).statusCode).toBe(422);
+  });
+
+  it('resolves the variant: the credit partner’s steps and an activity variant', async () => {
+    const res = await validate({ file: 'new-pfa.json', step: 'requesting-company-step-3', partner: 'icredit', activity: 'taxi', endpoint: '/api/registration/collect/diploma-documents', body: { current_step_identifier: 'requesting-company-step-3', send_diploma_later: true } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses bad inputs with 422 and field errors', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...card, file: '../package.json', body: {} }, 'file'],
+      [{ ...card, file: 'nope.json', body: {} }, 'file'],
+      [{ ...card, partner: 'necunoscut', body: {} }, 'partner'],
+      [{ ...card, step: 'requesting-company-step-99', body: {} }, 'step'],
+      [{ ...card, endpoint: '/api/registration/send', body: {} }, 'endpoint'],
+      [{ ...card }, 'body'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await validate(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(res.json().payload), JSON.stringify(body)).toContain(field);
+    }
+  });
+});
