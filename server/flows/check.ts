@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveFlow, type Condition, type Flow, type FlowContext, type FlowStep } from '../../src/core/flow';
+import { formDataMeeting, resolveFlow, type Flow, type FlowContext, type FlowStep } from '../../src/core/flow';
 import { isKnownRouteName } from '../../src/core/routes';
 import { STEP_RULES } from '../registration/step-rules';
 import { readSchemas, stepAjv, FLOWS_DIR, SCHEMAS_DIR } from './registry';
@@ -70,25 +70,6 @@ function uiComponents(value: unknown, pointer: string, out: [string, 'ui:widget'
     }
   }
   return out;
-}
-
-/** Form data in which every `field` condition of `conditions` holds (for checking field variants). */
-function formDataMeeting(conditions: (Condition | undefined)[]): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  const visit = (c: Condition | undefined): void => {
-    if (!c) return;
-    if ('all' in c) return c.all.forEach(visit);
-    if ('any' in c) return c.any.forEach(visit);
-    if ('not' in c || !('field' in c)) return;
-    const key = c.field.replace(/^\//, '').split('/')[0];
-    if (!key) return;
-    if ('equals' in c) data[key] = c.equals;
-    else if (c.in?.length) data[key] = c.in[0];
-    else if ('contains' in c) data[key] = [c.contains];
-    else if (c.empty === false) data[key] = 'x';
-  };
-  conditions.forEach(visit);
-  return data;
 }
 
 export function checkFlows(input: CheckInput): Problem[] {
