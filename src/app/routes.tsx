@@ -78,6 +78,9 @@ export const routes: RouteObject[] = [
         ],
       },
 
+      // Staff (issue 18): the preview of every step of the flow files.
+      { path: 'staff/preview', lazy: () => import('@/pages/staff/preview/PreviewPage').then((m) => ({ Component: m.PreviewPage })) },
+
       { path: '*', lazy: () => import('@/pages/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],
   },
