@@ -10,6 +10,7 @@
  *   npm run ops -- attach <dossier> <file…>
  *   npm run ops -- finalize <dossier> [--date YYYY-MM-DD]
  *   npm run ops -- download <dossier> [--out folder]
+ *   npm run ops -- staff:add --email E --password P --role operator|editor
  *   npm run ops -- help
  *
  * A dossier is the request id or the applicant's e-mail. Server: OPS_URL (default
@@ -34,7 +35,8 @@ export type Command =
   | { name: 'add'; dossier: string; body: Record<string, unknown> }
   | { name: 'attach'; dossier: string; files: string[] }
   | { name: 'finalize'; dossier: string; date?: string }
-  | { name: 'download'; dossier: string; out: string };
+  | { name: 'download'; dossier: string; out: string }
+  | { name: 'staff:add'; email: string; password: string; role: 'operator' | 'editor' };
 
 /** Every field of every type, with its kind (a name has one kind in every type that has it). */
 const FIELD_KINDS: Record<string, TimelineFieldKind> = Object.fromEntries(
@@ -122,6 +124,15 @@ export function parseCommand(argv: string[]): Command {
       const { values, positionals: list } = parse(args, { out: { type: 'string' } });
       const [dossier] = positionals('download', list, ['dossier']);
       return { name: 'download', dossier, out: (values.out as string | undefined) || '.' };
+    }
+    case 'staff:add': {
+      const { values, positionals: list } = parse(args, { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } });
+      positionals('staff:add', list, []);
+      const missing = (['email', 'password', 'role'] as const).filter((option) => !values[option]);
+      if (missing.length) throw new UsageError(`staff:add: missing ${missing.map((m) => `--${m}`).join(' ')}`);
+      const role = values.role as string;
+      if (role !== 'operator' && role !== 'editor') throw new UsageError(`staff:add: --role must be operator or editor, not "${role}"`);
+      return { name: 'staff:add', email: values.email as string, password: values.password as string, role };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);
@@ -296,6 +307,8 @@ export const HELP = [
   '  attach <dossier> <file…>                  attach the trade register\'s documents (the applicant downloads them as documente.zip)',
   '  finalize <dossier> [--date YYYY-MM-DD]    status "finalized" plus a finalized item (date: default today)',
   '  download <dossier> [--out folder]         save the PDFs the applicant signed (contract, power of attorney) into folder (default: here)',
+  '  staff:add --email E --password P --role operator|editor',
+  '                                            a staff account for the web console (/staff/login): operator = dossiers, editor = preview',
   '  help                                      this text',
   '',
   '<dossier> is the request id (see list) or the applicant\'s e-mail.',
@@ -391,6 +404,11 @@ export async function runCommand(command: Command, settings: Settings, fetchImpl
         lines.push(`  ${target}  (${data.length} bytes)`);
       }
       return [`Saved ${documents.length} signed document(s) of dossier ${dossier.id} (${dossier.email}):`, ...lines];
+    }
+    case 'staff:add': {
+      const answer = await call(settings, fetchImpl, 'POST', '/ops/staff', { email: command.email, password: command.password, role: command.role });
+      const staff = answer.payload as { id: number; email: string; role: string };
+      return [`Staff account #${staff.id} ${staff.email} (${staff.role}) created: sign in at /staff/login.`];
     }
     case 'finalize': {
       const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/finalize`, command.date ? { date: command.date } : {});

@@ -21,6 +21,7 @@ import companyLookupPlugin from './plugins/company-lookup';
 import limitsPlugin from './plugins/limits';
 import docsPlugin from './plugins/docs';
 import authPlugin from './plugins/auth';
+import staffAuthPlugin from './plugins/staff-auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { compression, staticAssets } from './plugins/static-assets';
 import accountRoutes from './routes/accounts';
@@ -42,6 +43,7 @@ import overviewRoutes from './routes/overview';
 import documentRoutes from './routes/documents';
 import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
+import staffRoutes from './routes/staff';
 import staffPreviewRoutes from './routes/staff-preview';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
@@ -175,6 +177,7 @@ export const appPlugin = fp<AppOptions>(
     // Multipart bodies are read by the routes that take files (server/lib/multipart.ts), with their own limits.
     await app.register(fastifyMultipart, { limits: { fileSize: config.idvMaxUploadBytes, files: 1, parts: 40 }, throwFileSizeLimit: true });
     await app.register(authPlugin);
+    await app.register(staffAuthPlugin);
     // Per-address limits (login failures, registration, uploads, …): before the routes that use them.
     await app.register(limitsPlugin);
     // The OpenAPI document collects the routes registered after it.
@@ -200,7 +203,8 @@ export const appPlugin = fp<AppOptions>(
     await app.register(documentRoutes, { prefix: '/api' });
     await app.register(statusRoutes, { prefix: '/api' });
     await app.register(opsRoutes, { prefix: '/api' });
-    await app.register(staffPreviewRoutes, { prefix: '/api', guard: async () => undefined });
+    await app.register(staffRoutes, { prefix: '/api' });
+    await app.register(staffPreviewRoutes, { prefix: '/api', guard: app.staffOnly('editor') });
     await app.register(paymentRoutes, { prefix: '/api' });
     await app.register(devRoutes);
     await app.register(ssoRoutes);

@@ -17,6 +17,9 @@ import type { RequestRow } from '../registration/model';
 import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
 import { signedDocumentsOf } from '../registration/signed-documents';
 import { dbId } from '../lib/input-limits';
+import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
+import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
+import { staffMemberSchema } from './staff';
 import { arrayOf, bool, dateTime, int, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
 
 /** A dossier in the list (`summary` below). */
@@ -59,6 +62,7 @@ const dossier = obj({
  * - `POST /api/ops/dossiers/:dossier/documents`       multipart `files[n]`: the trade register's documents; 201
  * - `POST /api/ops/dossiers/:dossier/finalize`        `{ date? }`: status finalized + a `finalized` item; 201
  * - `GET  /api/ops/dossiers/:dossier/signed-documents/:id`  one signed PDF of the dossier (contract, power of attorney)
+ * - `POST /api/ops/staff`                             `{ email, password, role }`: a staff account (`npm run ops -- staff:add`); 201
  */
 
 export const OPS_MESSAGES = {
@@ -72,6 +76,8 @@ export const OPS_MESSAGES = {
   noSignedDocument: 'Dosarul nu are acest document semnat.',
   tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
   tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
+  staffAdded: 'Contul de personal a fost creat.',
+  staffTaken: 'Există deja un cont de personal cu această adresă de e-mail.',
 } as const;
 
 const dossierParams = {
@@ -276,5 +282,27 @@ export default (async (app) => {
       return reply.code(201).send({ message: OPS_MESSAGES.finalized, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
+  app.post<{ Body: { email: string; password: string; role: StaffRole } }>(
+    '/ops/staff',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['email', 'password', 'role'],
+          properties: {
+            email: { type: 'string', format: 'email', maxLength: 254 },
+            password: { type: 'string', minLength: PASSWORD_MIN_LENGTH, maxLength: 200 },
+            role: { type: 'string', enum: [...STAFF_ROLES] },
+          },
+          additionalProperties: false,
+        },
+        response: replies(staffMemberSchema, 'The staff account made (201)'),
+      },
+    },
+    async (request, reply) => {
+      const created = await createStaffUser(app.db, request.body);
+      if (!created) throw new FieldValidationError({ email: [OPS_MESSAGES.staffTaken] }, OPS_MESSAGES.staffTaken);
+      return reply.code(201).send({ message: OPS_MESSAGES.staffAdded, payload: staffView(created) });
+    },
+  );
 }) satisfies FastifyPluginAsync;
-

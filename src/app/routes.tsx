@@ -78,8 +78,24 @@ export const routes: RouteObject[] = [
         ],
       },
 
-      // Staff (issue 18): the preview of every step of the flow files.
-      { path: 'staff/preview', lazy: () => import('@/pages/staff/preview/PreviewPage').then((m) => ({ Component: m.PreviewPage })) },
+      // Staff (issue 18): their own session (src/pages/staff/session.ts), every module lazy. The
+      // layout's loader sends a visitor without a staff session to /staff/login; a page for one role
+      // adds `loader: staffRoleLoader('operator')` (src/pages/staff/guards.ts) in its lazy module.
+      {
+        path: 'staff/login',
+        lazy: () => import('@/pages/staff/StaffLoginPage').then((m) => ({ Component: m.StaffLoginPage, loader: m.staffLoginLoader })),
+      },
+      {
+        id: 'staff',
+        path: 'staff',
+        lazy: () => import('@/pages/staff/StaffLayout').then((m) => ({ Component: m.StaffLayout, loader: m.staffLoader })),
+        children: [
+          { index: true, lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffHomePage })) },
+          // Editors: every step of the flow files as the applicant sees it (issue 18 "Preview").
+          { path: 'preview', lazy: () => import('@/pages/staff/preview/PreviewPage').then((m) => ({ Component: m.PreviewPage, loader: m.previewLoader })) },
+          { path: '*', lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffNotFoundPage })) },
+        ],
+      },
 
       { path: '*', lazy: () => import('@/pages/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],

@@ -8,12 +8,14 @@
  *     await page.goto('/infiintare-pfa/1');
  *     const [mail] = await outbox(request, account.email);
  *   });
+ *   // Staff (issue 18): const operator = await addStaffViaApi(request, 'operator'); await signInStaffBrowser(page, operator);
  *
  * The helpers are also exported as plain functions.
  */
 import { randomBytes } from 'node:crypto';
 import { test as base, devices, expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope, OutboxMail, Partner, RegisterPayload, RegistrationRequest, SessionUser } from '@/core/api-types';
+import { E2E_OPS_TOKEN } from './ops-token';
 
 export { expect };
 
@@ -142,11 +144,65 @@ export async function newApplicantAt(
   return account;
 }
 
+export type StaffRole = 'operator' | 'editor';
+
+export interface StaffAccount {
+  email: string;
+  password: string;
+  role: StaffRole;
+  /** The staff session (`POST /api/staff/login`): what the browser keeps in localStorage `staff_session`. */
+  session: { access_token: string; expires_at: string; staff: { id: number; email: string; role: StaffRole; created_at: string } };
+  token: string;
+}
+
+export const STAFF_PASSWORD = 'parola-personal-1';
+
+/**
+ * A fresh staff account of `role` (what `npm run ops -- staff:add` does: POST /api/ops/staff with
+ * the e2e server's ops token), signed in through POST /api/staff/login.
+ */
+export async function addStaffViaApi(request: APIRequestContext, role: StaffRole, email = uniqueEmail(role)): Promise<StaffAccount> {
+  const made = await request.post('/api/ops/staff', {
+    headers: { authorization: `Bearer ${E2E_OPS_TOKEN}` },
+    data: { email, password: STAFF_PASSWORD, role },
+  });
+  if (made.status() !== 201) throw new Error(`POST /api/ops/staff answered ${made.status()}: ${await made.text()}`);
+  const login = await request.post('/api/staff/login', { data: { email, password: STAFF_PASSWORD } });
+  if (!login.ok()) throw new Error(`POST /api/staff/login answered ${login.status()}: ${await login.text()}`);
+  const session = ((await login.json()) as Envelope<StaffAccount['session']>).payload;
+  return { email, password: STAFF_PASSWORD, role, session, token: session.access_token };
+}
+
+/**
+ * Signs the browser in as a staff member without the form: puts the session in localStorage
+ * `staff_session` before the page's scripts run (once per tab, like signInBrowser). Call it before
+ * the first `page.goto`.
+ */
+export async function signInStaffBrowser(page: Page, account: StaffAccount): Promise<void> {
+  await page.addInitScript((value) => {
+    if (!/^https?:$/.test(window.location.protocol)) return;
+    try {
+      if (window.sessionStorage.getItem('e2e-staff-signed-in') === value) return;
+      window.localStorage.setItem('staff_session', value);
+      window.sessionStorage.setItem('e2e-staff-signed-in', value);
+    } catch {
+      // Storage unavailable (opaque origin): nothing to do.
+    }
+  }, JSON.stringify(account.session));
+}
+
+/** The staff bearer header, for API calls made by the test itself. */
+export function staffAuth(account: StaffAccount): Record<string, string> {
+  return { authorization: `Bearer ${account.token}` };
+}
+
 export interface Helpers {
   outbox: typeof outbox;
   uniqueEmail: typeof uniqueEmail;
   registerViaApi: typeof registerViaApi;
   signInBrowser: typeof signInBrowser;
+  addStaffViaApi: typeof addStaffViaApi;
+  signInStaffBrowser: typeof signInStaffBrowser;
 }
 
 /* eslint-disable no-empty-pattern -- Playwright fixtures must destructure their first argument */
@@ -155,5 +211,7 @@ export const test = base.extend<Helpers>({
   uniqueEmail: async ({}, use) => use(uniqueEmail),
   registerViaApi: async ({}, use) => use(registerViaApi),
   signInBrowser: async ({}, use) => use(signInBrowser),
+  addStaffViaApi: async ({}, use) => use(addStaffViaApi),
+  signInStaffBrowser: async ({}, use) => use(signInStaffBrowser),
 });
 /* eslint-enable no-empty-pattern */

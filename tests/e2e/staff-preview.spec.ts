@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
+import { addStaffViaApi, expect, signInStaffBrowser, test } from './fixtures';
 import { previewFlowsDir } from './preview-flows';
 
 /**
@@ -20,6 +21,11 @@ function recordErrors(page: Page): string[] {
   });
   return errors;
 }
+
+// Every test as an editor (the preview's role), signed in before the first page.
+test.beforeEach(async ({ page, request }) => {
+  await signInStaffBrowser(page, await addStaffViaApi(request, 'editor'));
+});
 
 async function openPreview(page: Page, query = '') {
   await page.goto(`/staff/preview${query}`);

@@ -21,6 +21,15 @@ describe('parseCommand', () => {
     expect(parseCommand(['finalize', '12', '--date', '2026-12-05'])).toEqual({ name: 'finalize', dossier: '12', date: '2026-12-05' });
   });
 
+  it('staff:add: e-mail, password and role', () => {
+    expect(parseCommand(['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1', '--role', 'editor'])).toEqual({
+      name: 'staff:add',
+      email: 'ana@exemplu.ro',
+      password: 'parola-1',
+      role: 'editor',
+    });
+  });
+
   it('add: the type, the date and the fields, booleans parsed (true/false, da/nu, yes/no, 1/0)', () => {
     expect(parseCommand(['add', 'ion@exemplu.ro', 'name_reservation', '--pfa_name', 'POPESCU ION PFA', '--hasNameReservation', 'true'])).toEqual({
       name: 'add',
@@ -62,6 +71,9 @@ describe('parseCommand', () => {
     [['finalize'], /missing <dossier>/],
     [['list', '--limit', 'ten'], /--limit/],
     [['delete', '7'], /unknown command "delete"/],
+    [['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1'], /missing --role/],
+    [['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1', '--role', 'admin'], /--role must be operator or editor/],
+    [['staff:add', 'ana@exemplu.ro'], /unexpected argument/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);
@@ -164,6 +176,20 @@ describe('HTTP calls (a stand-in server)', () => {
     expect(result.err).toContain('the server answered 422: Datele elementului de status nu sunt valide.');
     expect(result.err).toContain('  pfa_name: Câmpul este obligatoriu.');
     expect(result.err).toContain('  date: Data trebuie să fie o zi din calendar, în formatul AAAA-LL-ZZ.');
+  });
+
+  it('staff:add posts the account to /api/ops/staff and prints it; a taken e-mail prints the field error', async () => {
+    answer = { status: 201, body: { message: 'ok', payload: { id: 5, email: 'ana@exemplu.ro', role: 'operator', created_at: '2026-11-25T20:00:00.000Z' } } };
+    const result = await run(['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1', '--role', 'operator']);
+    expect(result.code).toBe(0);
+    expect(recorded[0].method).toBe('POST');
+    expect(recorded[0].url).toBe('/api/ops/staff');
+    expect(JSON.parse(recorded[0].body.toString())).toEqual({ email: 'ana@exemplu.ro', password: 'parola-1', role: 'operator' });
+    expect(result.out).toBe('Staff account #5 ana@exemplu.ro (operator) created: sign in at /staff/login.');
+    answer = { status: 422, body: { message: 'Există deja un cont de personal cu această adresă de e-mail.', payload: { email: ['Există deja un cont de personal cu această adresă de e-mail.'] } } };
+    const taken = await run(['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1', '--role', 'operator']);
+    expect(taken.code).toBe(1);
+    expect(taken.err).toContain('  email: Există deja un cont de personal cu această adresă de e-mail.');
   });
 
   it('a 401 exits 1 and says to check the token', async () => {

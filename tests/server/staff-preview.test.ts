@@ -3,7 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { testApp } from './helpers';
+import { auth, registerUser, testApp, uniqueEmail } from './helpers';
+
+const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
+const PASSWORD = 'parola-personal-1';
+
+/** A staff member of the role, signed in: their bearer headers. */
+async function staffHeaders(role: 'operator' | 'editor'): Promise<Record<string, string>> {
+  const email = uniqueEmail(role);
+  const added = await app.inject({ method: 'POST', url: '/api/ops/staff', headers: { authorization: `Bearer ${OPS_TOKEN}` }, payload: { email, password: PASSWORD, role } });
+  expect(added.statusCode).toBe(201);
+  const login = await app.inject({ method: 'POST', url: '/api/staff/login', payload: { email, password: PASSWORD } });
+  return { authorization: `Bearer ${login.json().payload.access_token as string}`, 'x-requested-with': 'XMLHttpRequest' };
+}
 
 const FLOWS = path.resolve('flows');
 let dir: string;
@@ -14,8 +26,8 @@ beforeAll(async () => {
   // The preview reads a copy of flows/, as the e2e server does: the test edits it.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'preview-flows-'));
   for (const f of fs.readdirSync(FLOWS)) fs.copyFileSync(path.join(FLOWS, f), path.join(dir, f));
-  app = await testApp({ previewFlowsDir: dir });
-  headers = {};
+  app = await testApp({ previewFlowsDir: dir, opsToken: OPS_TOKEN });
+  headers = await staffHeaders('editor');
 }, 60_000);
 
 afterAll(async () => {
@@ -99,5 +111,27 @@ describe('POST /api/staff/preview/validate', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
       expect(Object.keys(res.json().payload), JSON.stringify(body)).toContain(field);
     }
+  });
+});
+
+describe('who may use the preview', () => {
+  const body = { ...card, body: { ghiseu_card_requested: 1, current_step_identifier: 'requesting-company-step-8' } };
+
+  it('answers 401 without a token, with an unknown one and with an applicant\'s', async () => {
+    const applicant = await registerUser(app);
+    for (const h of [{}, { authorization: 'Bearer nope' }, auth(applicant.token)]) {
+      expect((await app.inject({ method: 'GET', url: '/api/staff/preview', headers: h })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'POST', url: '/api/staff/preview/validate', headers: h, payload: body })).statusCode).toBe(401);
+    }
+  });
+
+  it('answers 403 to an operator (the preview is the editors\')', async () => {
+    const operator = await staffHeaders('operator');
+    expect((await app.inject({ method: 'GET', url: '/api/staff/preview', headers: operator })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: '/api/staff/preview/validate', headers: operator, payload: body })).statusCode).toBe(403);
+  });
+
+  it('keeps an editor\'s token off the applicant routes', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/registration/open', headers })).statusCode).toBe(401);
   });
 });

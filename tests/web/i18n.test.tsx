@@ -19,7 +19,8 @@ function placeholders(text: string): string[] {
 }
 
 describe('locales', () => {
-  it.each([...NAMESPACES])('en/%s.json has exactly the keys and placeholders of ro/%s.json', (ns) => {
+  // `staff` (issue 18) is added by the staff chunk (src/pages/staff/i18n.ts), not part of NAMESPACES.
+  it.each([...NAMESPACES, 'staff'])('en/%s.json has exactly the keys and placeholders of ro/%s.json', (ns) => {
     const ro = load('ro', ns);
     const en = load('en', ns);
     expect(keys(en).sort()).toEqual(keys(ro).sort());

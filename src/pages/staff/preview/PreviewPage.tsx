@@ -3,10 +3,11 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Alert, Box, Field, Flex, Heading, Link, List, NativeSelect, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { previewEntries, type Flow, type PreviewEntry, type PreviewState } from '@/core/flow';
-import { api } from '@/shared/api/client';
 import { LANGUAGES, type Language } from '@/shared/i18n';
-import { usePageTitle, useT, type T } from '@/shared/useT';
-import { PageLayout } from '@/shared/components/PageLayout';
+import { usePageTitle } from '@/shared/useT';
+import { staffApi } from '../api';
+import { staffRoleLoader } from '../guards';
+import { useStaffT, type StaffT as T } from '../i18n';
 import { StepPreviewPanel } from './StepPreviewPanel';
 import type { PreviewPartnerOffer } from './preview-services';
 
@@ -29,21 +30,24 @@ function sameEntry(entry: PreviewEntry, params: URLSearchParams): boolean {
   return entry.stepId === params.get('step') && entry.partner === params.get('partner') && (entry.activity ?? '') === (params.get('activity') ?? '') && entry.state === (params.get('state') ?? 'start');
 }
 
+/** Editors only (another role is sent to /staff with the "no access" notice). */
+export const previewLoader = staffRoleLoader('editor');
+
 /**
  * /staff/preview (issue 18, role editor): every flow file × step × partner × activity variant ×
  * state, each step rendered as the applicant sees it, from the files on disk (read again at each
  * load), with flows:check's problems at the top.
  */
 export function PreviewPage() {
-  const t = useT('pages');
-  usePageTitle(t('staffPreview.title'));
+  const t = useStaffT();
+  usePageTitle(t('preview.title'));
   const [params, setParams] = useSearchParams();
   const [data, setData] = useState<PreviewData | null>(null);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     let live = true;
-    api.get<PreviewData>('/api/staff/preview').then(
+    staffApi.get<PreviewData>('/staff/preview').then(
       (answer) => live && setData(answer),
       () => live && setFailed(true),
     );
@@ -84,21 +88,21 @@ export function PreviewPage() {
     return (
       <Alert.Root status="error">
         <Alert.Indicator />
-        <Alert.Description>{t('staffPreview.loadError')}</Alert.Description>
+        <Alert.Description>{t('preview.loadError')}</Alert.Description>
       </Alert.Root>
     );
   }
-  if (!data) return <Spinner aria-label={t('staffPreview.loading')} />;
+  if (!data) return <Spinner aria-label={t('preview.loading')} />;
   const partner = chosen ? data.partners.find((p) => p.slug === chosen.partner) : undefined;
   const examples = chosen?.step.examples ?? [];
 
   return (
-    <PageLayout maxW="8xl">
+    <Stack gap="6">
       <Stack gap="2">
         <Heading as="h1" size="2xl">
-          {t('staffPreview.title')}
+          {t('preview.title')}
         </Heading>
-        <Text color="fg.muted">{t('staffPreview.intro')}</Text>
+        <Text color="fg.muted">{t('preview.intro')}</Text>
       </Stack>
       <Problems problems={data.problems} t={t} />
       <Flex gap="6" direction={{ base: 'column', lg: 'row' }} align="flex-start">
@@ -112,7 +116,7 @@ export function PreviewPage() {
               <Text color="fg.muted">{entryLabel(chosen, data, t)}</Text>
               <Flex gap="4" wrap="wrap">
                 <Field.Root w="auto">
-                  <Field.Label>{t('staffPreview.language')}</Field.Label>
+                  <Field.Label>{t('preview.language')}</Field.Label>
                   <NativeSelect.Root size="sm" w="40">
                     <NativeSelect.Field value={language} onChange={(e) => set({ lng: e.currentTarget.value })}>
                       <option value="ro">Română</option>
@@ -123,12 +127,12 @@ export function PreviewPage() {
                 </Field.Root>
                 {examples.length > 1 ? (
                   <Field.Root w="auto">
-                    <Field.Label>{t('staffPreview.example')}</Field.Label>
+                    <Field.Label>{t('preview.example')}</Field.Label>
                     <NativeSelect.Root size="sm" w="40">
                       <NativeSelect.Field value={String(Math.min(example, examples.length - 1))} onChange={(e) => set({ example: e.currentTarget.value })}>
                         {examples.map((_, i) => (
                           <option key={i} value={i}>
-                            {t('staffPreview.exampleN', { n: i + 1 })}
+                            {t('preview.exampleN', { n: i + 1 })}
                           </option>
                         ))}
                       </NativeSelect.Field>
@@ -137,7 +141,7 @@ export function PreviewPage() {
                   </Field.Root>
                 ) : null}
               </Flex>
-              {examples.length ? null : <Text color="fg.muted">{t('staffPreview.noExample')}</Text>}
+              {examples.length ? null : <Text color="fg.muted">{t('preview.noExample')}</Text>}
               <StepPreviewPanel
                 key={`${params.toString()}`}
                 file={chosenList.file}
@@ -152,11 +156,11 @@ export function PreviewPage() {
               />
             </>
           ) : (
-            <Text>{params.get('step') ? t('staffPreview.notFound') : t('staffPreview.choose')}</Text>
+            <Text>{params.get('step') ? t('preview.notFound') : t('preview.choose')}</Text>
           )}
         </Stack>
       </Flex>
-    </PageLayout>
+    </Stack>
   );
 }
 
@@ -165,7 +169,7 @@ function Problems({ problems, t }: { problems: PreviewData['problems']; t: T }) 
     return (
       <Alert.Root status="success">
         <Alert.Indicator />
-        <Alert.Description>{t('staffPreview.checkClean')}</Alert.Description>
+        <Alert.Description>{t('preview.checkClean')}</Alert.Description>
       </Alert.Root>
     );
   }
@@ -173,11 +177,11 @@ function Problems({ problems, t }: { problems: PreviewData['problems']; t: T }) 
     <Alert.Root status={problems.some((p) => p.level === 'error') ? 'error' : 'warning'}>
       <Alert.Indicator />
       <Alert.Content>
-        <Alert.Title>{t('staffPreview.checkTitle')}</Alert.Title>
+        <Alert.Title>{t('preview.checkTitle')}</Alert.Title>
         <List.Root data-testid="flows-check-problems" gap="1" ps="4">
           {problems.map((p, i) => (
             <List.Item key={i}>
-              {t(`staffPreview.${p.level}`)} {p.file}
+              {t(`preview.${p.level}`)} {p.file}
               {p.path}: {p.message}
             </List.Item>
           ))}
@@ -187,23 +191,23 @@ function Problems({ problems, t }: { problems: PreviewData['problems']; t: T }) 
   );
 }
 
-const STATE_LABELS: Record<PreviewState, string | null> = { start: null, paid: 'staffPreview.statePaid', form: 'staffPreview.stateForm' };
+const STATE_LABELS: Record<PreviewState, string | null> = { start: null, paid: 'preview.statePaid', form: 'preview.stateForm' };
 
 function entryLabel(entry: PreviewEntry, data: PreviewData, t: T): string {
   const partner = data.partners.find((p) => p.slug === entry.partner)?.name ?? entry.partner;
   const activity = entry.activity ? (data.activities.find((a) => a.code === entry.activity)?.name ?? entry.activity) : null;
   const state = STATE_LABELS[entry.state];
   return [
-    t('staffPreview.partner', { partner }),
-    activity ? t('staffPreview.activity', { activity }) : t('staffPreview.anyActivity'),
+    t('preview.partner', { partner }),
+    activity ? t('preview.activity', { activity }) : t('preview.anyActivity'),
     ...(state ? [t(state)] : []),
-    entry.variants.length ? t('staffPreview.variants', { variants: entry.variants.join(', ') }) : t('staffPreview.noVariant'),
+    entry.variants.length ? t('preview.variants', { variants: entry.variants.join(', ') }) : t('preview.noVariant'),
   ].join(' · ');
 }
 
 function EntryList({ lists, data, params, language, t }: { lists: { file: string; entries: PreviewEntry[] }[]; data: PreviewData; params: URLSearchParams; language: string; t: T }) {
   return (
-    <Box as="nav" aria-label={t('staffPreview.listLabel')} w={{ base: 'full', lg: '80' }} flexShrink={0} maxH={{ lg: '85vh' }} overflowY="auto" tabIndex={0}>
+    <Box as="nav" aria-label={t('preview.listLabel')} w={{ base: 'full', lg: '80' }} flexShrink={0} maxH={{ lg: '85vh' }} overflowY="auto" tabIndex={0}>
       <Stack gap="4">
         {lists.map(({ file, entries }) => (
           <Stack key={file} gap="2">

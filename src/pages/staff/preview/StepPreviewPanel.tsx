@@ -3,10 +3,11 @@ import { Alert, Box, Grid, Heading, Spinner, Stack, Text } from '@chakra-ui/reac
 import type { i18n as I18n } from 'i18next';
 import type { RJSFSchema } from '@rjsf/utils';
 import { progress, resolveFlow, type Flow, type PreviewEntry, type SubmitPlan } from '@/core/flow';
-import { api, isApiError } from '@/shared/api/client';
+import { isApiError } from '@/shared/api/client';
 import { useConfig } from '@/shared/api/hooks';
 import { createI18n, loadStepsNamespace, setLanguage, type Language } from '@/shared/i18n';
-import type { T } from '@/shared/useT';
+import { staffApi } from '../api';
+import type { StaffT as T } from '../i18n';
 import { StepRunner } from '@/engine/StepRunner';
 import { stepSchema } from '@/engine/validators';
 import type { EngineApi, EngineError } from '@/engine/api';
@@ -68,7 +69,7 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
   const request = useMemo(() => sampleRequest(resolved, step.id, partner, entry.context), [resolved, step.id, partner, entry.context]);
   const [result, setResult] = useState<Result>(null);
   const [left, setLeft] = useState<string | null>(null);
-  const services = useMemo(() => (stepT ? previewServices(stepT, flow, stepT('pages:staffPreview.noWrites'), entry.state === 'form') : null), [stepT, flow, entry.state]);
+  const services = useMemo(() => (stepT ? previewServices(stepT, flow, t('preview.noWrites'), entry.state === 'form') : null), [stepT, flow, entry.state]);
   const initialFormData = useMemo(() => structuredClone(step.examples?.[example] ?? {}) as Record<string, unknown>, [step.examples, example]);
   const edited = useMemo(() => schema !== undefined && isEdited(step.schema, schema), [schema, step.schema]);
 
@@ -79,7 +80,7 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
       async submit(plan: SubmitPlan, files: string[]) {
         setResult(null);
         const ask = (endpoint: string, body: Record<string, unknown>) =>
-          api.post<{ checked: boolean }>('/api/staff/preview/validate', {
+          staffApi.post<{ checked: boolean }>('/staff/preview/validate', {
             file,
             step: step.id,
             partner: entry.partner,
@@ -105,7 +106,7 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
     [schema, onPrevious, file, step.id, entry],
   );
 
-  if (!instance || !stepT || !services) return <Spinner aria-label={t('staffPreview.loading')} />;
+  if (!instance || !stepT || !services) return <Spinner aria-label={t('preview.loading')} />;
   const { position, total } = progress(resolved, step.id);
   return (
     <Grid templateColumns={{ base: '1fr', '2xl': 'minmax(0, 1fr) minmax(0, 1fr)' }} gap="6">
@@ -113,10 +114,10 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
         {edited ? (
           <Alert.Root status="warning">
             <Alert.Indicator />
-            <Alert.Description>{t('staffPreview.schemaEdited', { schema: step.schema })}</Alert.Description>
+            <Alert.Description>{t('preview.schemaEdited', { schema: step.schema })}</Alert.Description>
           </Alert.Root>
         ) : null}
-        <Box as="section" aria-label={t('staffPreview.stepRegion')} lang={language} borderWidth="1px" borderRadius="md" p={{ base: '3', md: '6' }} maxW="3xl">
+        <Box as="section" aria-label={t('preview.stepRegion')} lang={language} borderWidth="1px" borderRadius="md" p={{ base: '3', md: '6' }} maxW="3xl">
           <Stack gap="4">
             <Text fontSize="sm" color="fg.muted">
               <span data-testid="wizard-progress">{stepT('steps:common.progress', { position, total })}</span>
@@ -143,39 +144,39 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
             />
           </Stack>
         </Box>
-        {left ? <Text role="status">{t('staffPreview.leave', { target: left })}</Text> : null}
+        {left ? <Text role="status">{t('preview.leave', { target: left })}</Text> : null}
         <Stack as="section" aria-labelledby="preview-result-title" gap="2">
           <Heading as="h2" size="md" id="preview-result-title">
-            {t('staffPreview.resultTitle')}
+            {t('preview.resultTitle')}
           </Heading>
           <Box role="status" data-testid="preview-result">
             {result?.kind === 'payload' ? (
               <Stack gap="2">
-                <Text fontWeight="semibold">{t('staffPreview.payload', { endpoint: result.plan.endpoint })}</Text>
-                <JsonBlock value={result.plan.body} label={t('staffPreview.payload', { endpoint: result.plan.endpoint })} />
-                {result.files.length ? <Text>{t('staffPreview.files', { files: result.files.join(', ') })}</Text> : null}
+                <Text fontWeight="semibold">{t('preview.payload', { endpoint: result.plan.endpoint })}</Text>
+                <JsonBlock value={result.plan.body} label={t('preview.payload', { endpoint: result.plan.endpoint })} />
+                {result.files.length ? <Text>{t('preview.files', { files: result.files.join(', ') })}</Text> : null}
                 {result.plan.then ? (
                   <>
-                    <Text fontWeight="semibold">{t('staffPreview.thenCall', { endpoint: result.plan.then.endpoint })}</Text>
-                    <JsonBlock value={result.plan.then.body} label={t('staffPreview.thenCall', { endpoint: result.plan.then.endpoint })} />
+                    <Text fontWeight="semibold">{t('preview.thenCall', { endpoint: result.plan.then.endpoint })}</Text>
+                    <JsonBlock value={result.plan.then.body} label={t('preview.thenCall', { endpoint: result.plan.then.endpoint })} />
                   </>
                 ) : null}
-                {result.plan.navigate ? <Text>{t('staffPreview.navigate', { route: result.plan.navigate })}</Text> : null}
-                {result.checked ? null : <Text color="fg.muted">{t('staffPreview.unchecked')}</Text>}
+                {result.plan.navigate ? <Text>{t('preview.navigate', { route: result.plan.navigate })}</Text> : null}
+                {result.checked ? null : <Text color="fg.muted">{t('preview.unchecked')}</Text>}
               </Stack>
             ) : result?.kind === 'errors' ? (
-              <Text color="fg.error">{t('staffPreview.fieldErrors')}</Text>
+              <Text color="fg.error">{t('preview.fieldErrors')}</Text>
             ) : (
-              <Text color="fg.muted">{t('staffPreview.resultHint')}</Text>
+              <Text color="fg.muted">{t('preview.resultHint')}</Text>
             )}
           </Box>
         </Stack>
       </Stack>
       <Stack as="section" aria-labelledby="preview-json-title" gap="2" minW="0">
         <Heading as="h2" size="md" id="preview-json-title">
-          {t('staffPreview.resolvedTitle')}
+          {t('preview.resolvedTitle')}
         </Heading>
-        <JsonBlock value={step} label={t('staffPreview.resolvedTitle')} testId="preview-step-json" />
+        <JsonBlock value={step} label={t('preview.resolvedTitle')} testId="preview-step-json" />
       </Stack>
     </Grid>
   );
