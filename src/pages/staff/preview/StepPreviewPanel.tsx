@@ -69,7 +69,7 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
   const request = useMemo(() => sampleRequest(resolved, step.id, partner, entry.context), [resolved, step.id, partner, entry.context]);
   const [result, setResult] = useState<Result>(null);
   const [left, setLeft] = useState<string | null>(null);
-  const services = useMemo(() => (stepT ? previewServices(stepT, flow, t('preview.noWrites'), entry.state === 'form') : null), [stepT, flow, entry.state]);
+  const services = useMemo(() => (stepT ? previewServices(stepT, flow, t('preview.noWrites'), entry.state === 'form') : null), [stepT, flow, entry.state, t]);
   const initialFormData = useMemo(() => structuredClone(step.examples?.[example] ?? {}) as Record<string, unknown>, [step.examples, example]);
   const edited = useMemo(() => schema !== undefined && isEdited(step.schema, schema), [schema, step.schema]);
 
