@@ -109,7 +109,7 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
   if (!instance || !stepT || !services) return <Spinner aria-label={t('preview.loading')} />;
   const { position, total } = progress(resolved, step.id);
   return (
-    <Grid templateColumns={{ base: '1fr', '2xl': 'minmax(0, 1fr) minmax(0, 1fr)' }} gap="6">
+    <Grid templateColumns={{ base: '1fr', xl: 'minmax(0, 1fr) minmax(0, 1fr)' }} gap="6">
       <Stack gap="4">
         {edited ? (
           <Alert.Root status="warning">
@@ -117,7 +117,7 @@ export function StepPreviewPanel({ file, flow, entry, partner, schema, language,
             <Alert.Description>{t('preview.schemaEdited', { schema: step.schema })}</Alert.Description>
           </Alert.Root>
         ) : null}
-        <Box as="section" aria-label={t('preview.stepRegion')} lang={language} borderWidth="1px" borderRadius="md" p={{ base: '3', md: '6' }} maxW="3xl">
+        <Box as="section" aria-label={t('preview.stepRegion')} lang={language} borderWidth="1px" borderRadius="md" p={{ base: '3', md: '6' }}>
           <Stack gap="4">
             <Text fontSize="sm" color="fg.muted">
               <span data-testid="wizard-progress">{stepT('steps:common.progress', { position, total })}</span>
