@@ -97,6 +97,8 @@ export interface AppConfig {
    * edit shows at the next reload); null: the repository's flows/. The wizards keep the files read at start.
    */
   previewFlowsDir: string | null;
+  /** The folder of step schemas the staff preview reads at each call; null: the repository's schemas/. */
+  previewSchemasDir: string | null;
   /** Graceful shutdown: in-flight requests get this long to finish before the process exits anyway. */
   shutdownTimeoutMs: number;
 }
@@ -174,6 +176,7 @@ export const ENV_SCHEMA = {
     SERVE_STATIC: text,
     STATIC_DIR: { type: 'string', default: 'dist' },
     PREVIEW_FLOWS_DIR: text,
+    PREVIEW_SCHEMAS_DIR: text,
     LOG: text,
     LOGIN_MAX_ATTEMPTS: count(1, 10),
     LOGIN_WINDOW_MS: count(1, 15 * 60 * 1000),
@@ -404,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serveStatic: e.SERVE_STATIC !== '0',
     staticDir: path.resolve(String(e.STATIC_DIR)),
     previewFlowsDir: str(e.PREVIEW_FLOWS_DIR) ? path.resolve(String(e.PREVIEW_FLOWS_DIR)) : null,
+    previewSchemasDir: str(e.PREVIEW_SCHEMAS_DIR) ? path.resolve(String(e.PREVIEW_SCHEMAS_DIR)) : null,
     logger: e.LOG !== '0' && e.NODE_ENV !== 'test',
     loginMaxAttempts: num(e.LOGIN_MAX_ATTEMPTS),
     loginWindowMs: num(e.LOGIN_WINDOW_MS),

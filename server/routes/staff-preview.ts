@@ -6,7 +6,7 @@ import { resolveFlow, type Flow } from '../../src/core/flow';
 import { activities, partnerPrices, partners } from '../db/schema';
 import { arrayOf, bool, int, nullStr, num, obj, record, replies, str } from '../lib/api-schemas';
 import { checkFlows, checkInput, flowEndpoints } from '../flows/check';
-import { FLOWS_DIR, readSchemas, stepAjv } from '../flows/registry';
+import { FLOWS_DIR, SCHEMAS_DIR, readSchemas, stepAjv } from '../flows/registry';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from '../lib/http-errors';
 import type { FastifyError } from 'fastify';
 
@@ -55,6 +55,7 @@ interface ValidateBody {
  */
 const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> = async (app, { guard }) => {
   const dir = () => app.config.previewFlowsDir ?? FLOWS_DIR;
+  const schemasDir = () => app.config.previewSchemasDir ?? SCHEMAS_DIR;
 
   /** The preview folder's flow files; one that is not JSON is a problem of its own, not a 500. */
   function readFiles() {
@@ -95,7 +96,14 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
 
   app.get('/staff/preview', { preHandler: guard, schema: { response: replies(PREVIEW, 'The preview folder’s flow files, the step schemas, flows:check’s problems, partners and activities') } }, async () => {
     const { files, unreadable } = readFiles();
-    const input = checkInput(files, (method, url) => app.hasRoute({ method, url }));
+    let input: ReturnType<typeof checkInput>;
+    try {
+      input = checkInput(files, (method, url) => app.hasRoute({ method, url }), schemasDir());
+    } catch (error) {
+      // A step schema that is not JSON or has the wrong $id: said at the top, nothing can be shown.
+      const problem = { level: 'error' as const, file: 'schemas/', path: '#', message: (error as Error).message };
+      return { message: '', payload: { flows: [], schemas: {}, problems: [...unreadable, problem], partners: [], activities: [] } };
+    }
     const problems = [...unreadable, ...checkFlows(input)];
     // A file the meta-schema refuses cannot be resolved: it is listed by its problems only.
     const meetsMetaSchema = stepAjv().compile(input.metaSchema);
@@ -104,7 +112,7 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
       message: '',
       payload: {
         flows: files.filter((f) => meetsMetaSchema(f.flow)) as { file: string; flow: Record<string, unknown> }[],
-        schemas: Object.fromEntries(readSchemas()),
+        schemas: Object.fromEntries(input.schemas),
         problems,
         partners: await partnerOffers(),
         activities: activityRows,
@@ -149,7 +157,11 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
 
       // The step's own submit: its body as the step route takes it, with the step schema as it is on disk now.
       const ajv = stepAjv();
-      for (const schema of readSchemas().values()) ajv.addSchema(schema);
+      try {
+        for (const schema of readSchemas(schemasDir()).values()) ajv.addSchema(schema);
+      } catch (error) {
+        throw new HttpError(422, `schemas/: ${(error as Error).message}`);
+      }
       let schema: unknown = null;
       if (endpoint === step.submit.endpoint) {
         if (!ajv.getSchema(step.schema)) throw new HttpError(422, `Schema ${step.schema} nu există în schemas/.`);

@@ -18,7 +18,9 @@ async function staffHeaders(role: 'operator' | 'editor'): Promise<Record<string,
 }
 
 const FLOWS = path.resolve('flows');
+const SCHEMAS = path.resolve('schemas');
 let dir: string;
+let schemasDir: string;
 let app: FastifyInstance;
 let headers: Record<string, string> = {};
 
@@ -26,13 +28,16 @@ beforeAll(async () => {
   // The preview reads a copy of flows/, as the e2e server does: the test edits it.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'preview-flows-'));
   for (const f of fs.readdirSync(FLOWS)) fs.copyFileSync(path.join(FLOWS, f), path.join(dir, f));
-  app = await testApp({ previewFlowsDir: dir, opsToken: OPS_TOKEN });
+  schemasDir = fs.mkdtempSync(path.join(os.tmpdir(), 'preview-schemas-'));
+  for (const f of fs.readdirSync(SCHEMAS)) fs.copyFileSync(path.join(SCHEMAS, f), path.join(schemasDir, f));
+  app = await testApp({ previewFlowsDir: dir, previewSchemasDir: schemasDir, opsToken: OPS_TOKEN });
   headers = await staffHeaders('editor');
 }, 60_000);
 
 afterAll(async () => {
   await app.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(schemasDir, { recursive: true, force: true });
 });
 
 const validate = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/staff/preview/validate', headers, payload: body });
@@ -78,6 +83,32 @@ describe('POST /api/staff/preview/validate', () => {
     const res = await validate({ ...card, body });
     expect(res.statusCode).toBe(200);
     expect(res.json().payload).toEqual({ endpoint: card.endpoint, body, checked: true });
+  });
+
+  it('validates against the step schema as it is on disk now (an edit needs no restart)', async () => {
+    const file = path.join(schemasDir, 'card.json');
+    const original = fs.readFileSync(file, 'utf8');
+    const body = { ghiseu_card_requested: 1, current_step_identifier: 'requesting-company-step-8' };
+    try {
+      const schema = JSON.parse(original);
+      schema.properties.ghiseu_card_requested = { ...schema.properties.ghiseu_card_requested, enum: [0] };
+      delete schema.properties.ghiseu_card_requested.const;
+      fs.writeFileSync(file, JSON.stringify(schema));
+      const res = await validate({ ...card, body });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().payload).toHaveProperty('ghiseu_card_requested');
+      const { payload } = (await app.inject({ method: 'GET', url: '/api/staff/preview', headers })).json();
+      expect(payload.schemas['card.json'].properties.ghiseu_card_requested.enum).toEqual([0]);
+
+      // A schema file that is not JSON: a problem at the top and a 422, never a 500.
+      fs.writeFileSync(file, '{');
+      const broken = (await app.inject({ method: 'GET', url: '/api/staff/preview', headers })).json().payload;
+      expect(broken.problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'schemas/' }));
+      expect((await validate({ ...card, body })).statusCode).toBe(422);
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+    expect((await validate({ ...card, body })).statusCode).toBe(200);
   });
 
   it('answers 422 with the field errors of an invalid body', async () => {
