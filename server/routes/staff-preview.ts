@@ -146,7 +146,8 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
     async (request) => {
       const { file, step: stepId, partner: slug, activity, paid, form_data: formData, endpoint, body } = request.body;
       const found = readFiles().files.find((f) => f.file === file);
-      if (!found || !isFlowShaped(found.flow)) throw new FieldValidationError({ file: ['Fișierul de flux nu există sau nu poate fi citit.'] });
+      const meetsMetaSchema = stepAjv().compile(JSON.parse(fs.readFileSync(path.join(FLOWS_DIR, 'flow.schema.json'), 'utf8')) as object);
+      if (!found || !meetsMetaSchema(found.flow)) throw new FieldValidationError({ file: ['Fișierul de flux nu există sau nu poate fi citit.'] });
       const [partner] = await app.db.select().from(partners).where(eq(partners.slug, slug));
       if (!partner) throw new FieldValidationError({ partner: ['Partener necunoscut.'] });
       const flow = found.flow as Flow;
@@ -173,7 +174,13 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
         };
       } else schema = app.registeredRoutes.find((r) => r.url === endpoint && [r.method].flat().includes('POST'))?.schema?.body ?? null; // a branch (mark-as-lost) or follow-up call: that route's own body schema
       if (!schema) return { message: '', payload: { endpoint, body, checked: false } };
-      const validate = ajv.compile(schema as object);
+      let validate: ReturnType<typeof ajv.compile>;
+      try {
+        validate = ajv.compile(schema as object);
+      } catch (error) {
+        // An edited step schema that is no valid JSON Schema (or a route schema naming one this Ajv lacks).
+        throw new HttpError(422, `${step.schema}: ${(error as Error).message}`);
+      }
       if (!validate(structuredClone(body))) {
         throw new FieldValidationError(fieldErrorsFromValidation({ validation: validate.errors } as unknown as FastifyError));
       }
@@ -181,11 +188,5 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
     },
   );
 };
-
-/** Enough of a flow file to resolve it (the meta-schema's problems are listed separately). */
-function isFlowShaped(flow: unknown): boolean {
-  const f = flow as Partial<Flow> | null;
-  return Boolean(f && typeof f === 'object' && Array.isArray(f.steps) && f.steps.every((s) => s && typeof s.id === 'string' && s.submit && typeof s.schema === 'string'));
-}
 
 export default staffPreviewRoutes;

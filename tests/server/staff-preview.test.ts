@@ -123,6 +123,16 @@ describe('POST /api/staff/preview/validate', () => {
     expect((await validate({ ...lost, body: { reason_identifier: '' } })).statusCode).toBe(422);
   });
 
+  it("checks the pricing step's follow-up call (the payment redirect) with its route's schema", async () => {
+    const pricing = { file: 'new-pfa.json', step: 'requesting-company-step-9', partner: 'neafiliat', activity: null, endpoint: '/api/stripe/redirect' };
+    const ok = await validate({ ...pricing, body: { selected_stripe_id: 'price_ghiseu_standard_monthly' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().payload.checked).toBe(true);
+    const bad = await validate({ ...pricing, body: {} });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().payload).toHaveProperty('selected_stripe_id');
+  });
+
   it('resolves the variant: the credit partner’s steps and an activity variant', async () => {
     const res = await validate({ file: 'new-pfa.json', step: 'requesting-company-step-3', partner: 'icredit', activity: 'taxi', endpoint: '/api/registration/collect/diploma-documents', body: { current_step_identifier: 'requesting-company-step-3', send_diploma_later: true } });
     expect(res.statusCode).toBe(200);
