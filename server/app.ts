@@ -45,6 +45,7 @@ import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
 import staffRoutes from './routes/staff';
 import staffDossierRoutes from './routes/staff-dossiers';
+import staffPreviewRoutes from './routes/staff-preview';
 import fileRoutes from './routes/files';
 import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
@@ -205,6 +206,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(opsRoutes, { prefix: '/api' });
     await app.register(staffRoutes, { prefix: '/api' });
     await app.register(staffDossierRoutes, { prefix: '/api' });
+    await app.register(staffPreviewRoutes, { prefix: '/api', guard: app.staffOnly('editor') });
     await app.register(paymentRoutes, { prefix: '/api' });
     await app.register(devRoutes);
     await app.register(ssoRoutes);

@@ -92,6 +92,13 @@ export interface AppConfig {
   redisUrl: string | null;
   /** Uploaded files in an S3 bucket (`S3_BUCKET` set); null: on local disk under DATA_DIR/files (one machine). */
   s3: S3Config | null;
+  /**
+   * The folder the staff preview (`/api/staff/preview`) reads flow files from, at each call (so an
+   * edit shows at the next reload); null: the repository's flows/. The wizards keep the files read at start.
+   */
+  previewFlowsDir: string | null;
+  /** The folder of step schemas the staff preview reads at each call; null: the repository's schemas/. */
+  previewSchemasDir: string | null;
   /** Graceful shutdown: in-flight requests get this long to finish before the process exits anyway. */
   shutdownTimeoutMs: number;
 }
@@ -168,6 +175,8 @@ export const ENV_SCHEMA = {
     AUTH_CALLBACK_ORIGINS: text,
     SERVE_STATIC: text,
     STATIC_DIR: { type: 'string', default: 'dist' },
+    PREVIEW_FLOWS_DIR: text,
+    PREVIEW_SCHEMAS_DIR: text,
     LOG: text,
     LOGIN_MAX_ATTEMPTS: count(1, 10),
     LOGIN_WINDOW_MS: count(1, 15 * 60 * 1000),
@@ -397,6 +406,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authCallbackOrigins: list(str(e.AUTH_CALLBACK_ORIGINS) ?? undefined).map((s) => new URL(s).origin),
     serveStatic: e.SERVE_STATIC !== '0',
     staticDir: path.resolve(String(e.STATIC_DIR)),
+    previewFlowsDir: str(e.PREVIEW_FLOWS_DIR) ? path.resolve(String(e.PREVIEW_FLOWS_DIR)) : null,
+    previewSchemasDir: str(e.PREVIEW_SCHEMAS_DIR) ? path.resolve(String(e.PREVIEW_SCHEMAS_DIR)) : null,
     logger: e.LOG !== '0' && e.NODE_ENV !== 'test',
     loginMaxAttempts: num(e.LOGIN_MAX_ATTEMPTS),
     loginWindowMs: num(e.LOGIN_WINDOW_MS),

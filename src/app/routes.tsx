@@ -94,6 +94,8 @@ export const routes: RouteObject[] = [
           // The operator console: operators only (another role goes to /staff with the "no access" notice).
           { path: 'dossiers', lazy: () => import('@/pages/staff/console/DossiersPage').then((m) => ({ Component: m.DossiersPage, loader: m.consoleLoader })) },
           { path: 'dossiers/:id', lazy: () => import('@/pages/staff/console/DossierPage').then((m) => ({ Component: m.DossierPage, loader: m.consoleLoader })) },
+          // Editors: every step of the flow files as the applicant sees it (issue 18 "Preview").
+          { path: 'preview', lazy: () => import('@/pages/staff/preview/PreviewPage').then((m) => ({ Component: m.PreviewPage, loader: m.previewLoader })) },
           { path: '*', lazy: () => import('@/pages/staff/StaffHomePage').then((m) => ({ Component: m.StaffNotFoundPage })) },
         ],
       },

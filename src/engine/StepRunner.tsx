@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
-import { planSubmit, readPointer, requestContext, storedStepData, type FlowStep, type ResolvedFlow } from '@/core/flow';
+import { planSubmit, readPointer, requestContext, storedStepData, type FlowStep, type ResolvedFlow, type SubmitPlan } from '@/core/flow';
 import { routePath } from '@/core/routes';
 import type { RegistrationRequest } from '@/core/api-types';
 import { fields, widgets } from '../../widgets/registry';
@@ -24,6 +24,22 @@ export interface StepRunnerProps {
   onLeave(path: string): void;
   /** Leave the app for another site (a `submit.then` answer's address: the payment page). */
   onRedirect(url: string): void;
+  /** The form's first data instead of what the request stores (the preview: the step's example). */
+  initialFormData?: Record<string, unknown>;
+  /**
+   * The staff preview (/staff/preview): the step renders as the applicant sees it, but "Pasul următor"
+   * is never held back (it shows the field errors) and hands its plan here instead of calling the
+   * API; "Înapoi" calls `previous`. Nothing is written.
+   */
+  preview?: StepPreview;
+}
+
+export interface StepPreview {
+  /** The step's schema as it is on disk now: when it differs from the built one, no precompiled validator knows it (the server validates). */
+  schema?: RJSFSchema;
+  /** Validates the plan; rejects like the API (an EngineError with field errors for a 422). `files`: the fields a widget attached a file to. */
+  submit(plan: SubmitPlan, files: string[]): Promise<void>;
+  previous(): void;
 }
 
 /**
@@ -32,25 +48,28 @@ export interface StepRunnerProps {
  * "Next" stays disabled until the form satisfies the step schema (precompiled validator); server
  * 422 errors show under their fields and clear when the field changes.
  */
-export function StepRunner({ flow, step, request, api, services, onRequest, onLeave, onRedirect }: StepRunnerProps) {
+export function StepRunner({ flow, step, request, api, services, onRequest, onLeave, onRedirect, initialFormData, preview }: StepRunnerProps) {
   const { t } = services;
+  // A schema edited since the build (the preview reads schemas/ from disk): no precompiled validator for it.
+  const edited = useMemo(() => Boolean(preview?.schema) && JSON.stringify(preview?.schema) !== JSON.stringify(builtSchema(step.schema)), [preview?.schema, step.schema]);
   // Preloaded with the request (Wizard), the validator is usually there for the first render.
-  const [validator, setValidator] = useState<ValidatorType | null>(() => loadedValidator(step.schema));
-  const [formData, setFormData] = useState<Record<string, unknown>>(() => storedStepData(step, request.form_data));
+  const [validator, setValidator] = useState<ValidatorType | null>(() => (edited ? null : loadedValidator(step.schema)));
+  const [formData, setFormData] = useState<Record<string, unknown>>(() => initialFormData ?? storedStepData(step, request.form_data));
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const pending = step.status === 'pending';
 
   useEffect(() => {
+    if (edited) return;
     let live = true;
     stepValidator(step.schema).then((v) => live && setValidator(() => v));
     return () => {
       live = false;
     };
-  }, [step.schema]);
+  }, [step.schema, edited]);
 
-  const schema = useMemo(() => stepSchema(step.schema), [step.schema]);
+  const schema = useMemo(() => (edited ? preview!.schema! : stepSchema(step.schema)), [step.schema, edited, preview]);
   const uiSchema = useMemo(() => {
     const ui = translateUiSchema((step.uiSchema ?? {}) as UiSchema, t);
     return { ...ui, 'ui:submitButtonOptions': { norender: true } } as UiSchema;
@@ -108,7 +127,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
   }
 
   async function submit() {
-    if (busy || !valid || blockedBy) return;
+    if (busy || (!preview && (!valid || blockedBy))) return;
     setBusy(true);
     setFailure(null);
     // Branch conditions see what the request already holds (a sent dossier) and this step's answers.
@@ -117,6 +136,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     try {
       // A widget may hold the submit back once (the documents step's power-of-attorney screen).
       if (submitGuard.current && !(await submitGuard.current())) return;
+      if (preview) return await preview.submit(plan, [...attachments.current.keys()]);
       const answer =
         plan.encoding === 'multipart' && api.postForm
           ? await api.postForm<RegistrationRequest>(plan.endpoint, multipartBody(plan.body, attachments.current), setUploadProgress)
@@ -161,6 +181,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
 
   async function previous() {
     if (busy) return;
+    if (preview) return preview.previous();
     setBusy(true);
     try {
       onRequest(await api.post<RegistrationRequest>(flow.api.previous, { current_step_identifier: step.id }));
@@ -234,7 +255,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
           <Button
             colorPalette="blue"
             onClick={() => void submit()}
-            disabled={!valid || busy || hasErrors || Boolean(blockedBy)}
+            disabled={busy || (!preview && (!valid || hasErrors || Boolean(blockedBy)))}
             loading={busy}
             aria-describedby={requiredHint ? `${step.id}-required` : undefined}
           >
@@ -282,6 +303,15 @@ function multipartBody(body: Record<string, unknown>, files: Map<string, { file:
   }
   for (const [field, { file, fileName }] of files) form.append(field, file, fileName);
   return form;
+}
+
+/** The step schema bundled at build time, or null for one added since (the preview). */
+function builtSchema(id: string): RJSFSchema | null {
+  try {
+    return stepSchema(id);
+  } catch {
+    return null;
+  }
 }
 
 /** Until the step's precompiled validator arrives: nothing is valid, nothing is compiled. */

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { E2E_OPS_TOKEN } from './ops-token';
+import { previewFlowsDir } from './preview-flows';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT || 3100);
@@ -60,6 +61,10 @@ try {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), DATA_PREFIX));
+// The staff preview reads a copy of flows/ that staff-preview.spec.ts may edit (made afresh at each start).
+const previewFlows = previewFlowsDir(port);
+fs.rmSync(previewFlows, { recursive: true, force: true });
+fs.cpSync(path.join(root, 'flows'), previewFlows, { recursive: true });
 fs.writeFileSync(path.join(dataDir, 'e2e.pid'), String(process.pid));
 
 // The environment of the run. Set on process.env before the server modules load, so that any part
@@ -85,6 +90,7 @@ const overrides: Record<string, string> = {
   // The operator API (`npm run ops`): status.spec.ts runs the real command with this token.
   OPS_TOKEN: E2E_OPS_TOKEN,
   LOG: process.env.E2E_LOG ?? '0',
+  PREVIEW_FLOWS_DIR: previewFlows,
   // Every spec registers its own users from 127.0.0.1: the per-address limits stay out of the way.
   REGISTER_LIMIT_PER_HOUR: '1000000',
   FORGOT_PASSWORD_LIMIT_PER_HOUR: '1000000',

@@ -86,3 +86,12 @@ describe('npm run flows:check', () => {
     expect(at('#/steps/9/copy/redirectErrors')[0]).toContain('locale key steps:pricing.errorz.unknown is missing in locales/ro');
   });
 });
+
+describe('widgets/names.json', () => {
+  it('names exactly the widgets and fields of widgets/registry.ts (the server checks flow files against it without importing widgets)', async () => {
+    const names = (await import('../../widgets/names.json')).default;
+    const { widgets, fields } = await import('../../widgets/registry');
+    expect([...names.widgets].sort()).toEqual(Object.keys(widgets).sort());
+    expect([...names.fields].sort()).toEqual(Object.keys(fields).sort());
+  });
+});

@@ -5,3 +5,4 @@ export { mergePatch, resolveFlow, type ResolvedFlow } from './resolve';
 export * from './navigation';
 export { buildPayload, planSubmit, storedStepData, type SubmitPlan } from './payload';
 export { requestContext } from './context';
+export { formDataMeeting, previewContext, previewEntries, type PreviewEntry, type PreviewPartner, type PreviewState } from './preview';
