@@ -128,6 +128,19 @@ export const appPlugin = fp<AppOptions>(
     app.addHook('onRoute', (route) => {
       registeredRoutes.push(route);
     });
+    // Answers speak the request's language (Accept-Language; server/messages/): the error envelope,
+    // the field messages and the message of a successful answer. Before
+    // the answer check's hooks, so the check sees the translated answer.
+    app.decorateRequest('language', DEFAULT_LANGUAGE);
+    app.addHook('onRequest', async (request) => {
+      request.language = pickLanguage(request.headers['accept-language']);
+    });
+    app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
+      if (request.language === DEFAULT_LANGUAGE || !payload || typeof payload !== 'object' || !('message' in payload)) return payload;
+      const { message } = payload as { message: unknown };
+      return typeof message === 'string' ? { ...payload, message: translate(request.language, message) } : payload;
+    });
+
     // Before compression's onSend: the check reads the serialized text.
     if (options.checkAnswers) checkAnswers(app);
 
@@ -144,18 +157,6 @@ export const appPlugin = fp<AppOptions>(
     registerSecurityHeaders(app, config);
     app.addHook('onRequest', async (request, reply) => {
       reply.header('X-Request-Id', request.id);
-    });
-
-    // Answers speak the request's language (Accept-Language; server/messages/): the error envelope,
-    // the field messages and the message of a successful answer.
-    app.decorateRequest('language', DEFAULT_LANGUAGE);
-    app.addHook('onRequest', async (request) => {
-      request.language = pickLanguage(request.headers['accept-language']);
-    });
-    app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
-      if (request.language === DEFAULT_LANGUAGE || !payload || typeof payload !== 'object' || !('message' in payload)) return payload;
-      const { message } = payload as { message: unknown };
-      return typeof message === 'string' ? { ...payload, message: translate(request.language, message) } : payload;
     });
 
     app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
