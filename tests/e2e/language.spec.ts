@@ -5,7 +5,7 @@
  * a signed-in applicant. Axe-clean in English.
  */
 import type { Page } from '@playwright/test';
-import { axeViolations } from './axe';
+import { axeViolations, VIEWPORTS } from './axe';
 import { DEFAULT_PASSWORD, expect, registerViaApi, signInBrowser, test, uniqueEmail } from './fixtures';
 
 const QUESTIONNAIRE_RO = 'Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:';
@@ -91,4 +91,18 @@ test('/register in English: the account form, and a server field error (an e-mai
   await page.getByLabel('E-mail address').fill(uniqueEmail('english'));
   await page.getByRole('button', { name: 'I want a Ghișeu account' }).click();
   await expect(page.getByText(QUESTIONNAIRE_EN)).toBeVisible();
+});
+
+test('on a 360 px phone the flow header holds the switch beside the sign-out button, without a sideways scroll, axe-clean in English', async ({ page, request }) => {
+  const account = await registerViaApi(request, { type: 2 });
+  await page.setViewportSize(VIEWPORTS.phone);
+  await signInBrowser(page, account);
+  await page.goto('/infiintare-pfa');
+  await expect(page.getByText(QUESTIONNAIRE_RO)).toBeVisible();
+  await page.getByRole('banner').getByRole('button', { name: 'English' }).click();
+  await expect(page.getByText(QUESTIONNAIRE_EN)).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Sign out' })).toBeInViewport();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Română' })).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(await axeViolations(page)).toEqual([]);
 });
