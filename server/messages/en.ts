@@ -167,5 +167,41 @@ export const en: Messages = {
     'Fișierul nu a fost găsit.': 'The file was not found.',
     'Fișierul nu a putut fi salvat acum. Te rugăm să încerci din nou peste câteva minute.':
       'The file could not be saved right now. Please try again in a few minutes.',
+    // Identity check (server/identity/service.ts, server/files/files.ts)
+    'Sesiunea de verificare nu a fost găsită.': 'The verification session was not found.',
+    'Nu s-a putut iniția sesiunea de verificare. Te rugăm să încerci din nou.': 'The verification session could not be started. Please try again.',
+    'Identitatea ta a fost deja verificată.': 'Your identity has already been verified.',
+    'Trimiterea pentru verificare a eșuat. Te rugăm să încerci din nou.': 'Sending for verification failed. Please try again.',
+    'Fotografiile au fost deja trimise pentru verificare. Pentru fotografii noi, șterge sesiunea și reîncepe procesul.':
+      'The photos were already sent for verification. For new photos, delete the session and start again.',
+    'Verificarea acestei sesiuni s-a încheiat. Pentru fotografii noi, șterge sesiunea și reîncepe procesul.':
+      'The verification of this session has ended. For new photos, delete the session and start again.',
+    'Încarcă toate cele trei fotografii înainte de a trimite.': 'Upload all three photos before sending.',
+    'Fotografia trebuie să fie JPEG, PNG, HEIC/HEIF sau WebP.': 'The photo must be JPEG, PNG, HEIC/HEIF or WebP.',
+    'Trimite o singură fotografie odată.': 'Send one photo at a time.',
+    'Sesiunea de verificare a fost ștearsă.': 'The verification session was deleted.',
+    'Imaginea nu poate fi citită. Te rugăm să încarci o fotografie JPG, PNG, WebP sau HEIC.': 'The image cannot be read. Please upload a JPG, PNG, WebP or HEIC photo.',
+    // Overview, status, payment, other
+    'Informațiile au fost modificate.': 'The details were changed.',
+    'Poate conține doar litere, spații, cratime și apostrof (cel mult 60 de caractere).':
+      'It can contain only letters, spaces, hyphens and apostrophes (at most 60 characters).',
+    'CNP-ul trebuie să aibă exact 13 cifre.': 'The CNP must have exactly 13 digits.',
+    'CNP-ul nu conține o dată de naștere validă.': 'The CNP does not contain a valid date of birth.',
+    'Un cod CAEN nu poate fi ales de două ori.': 'A CAEN code cannot be chosen twice.',
+    'Codul CAEN ales nu există.': 'The chosen CAEN code does not exist.',
+    'Codul CAEN principal nu poate fi șters; îl poți înlocui cu altul.': 'The main CAEN code cannot be deleted; you can replace it with another.',
+    'Codurile CAEN vor fi stabilite de colegii noștri pe baza activității descrise.': 'Our colleagues will set the CAEN codes from the activity you described.',
+    'Acest pas a fost deja trimis. Te ducem la pasul la care ai rămas.': 'This step was already sent. We are taking you to the step you are at.',
+    'Semnătura salvată nu poate fi aplicată pe documente. Te rugăm să revii la pasul „Semnătură” și să semnezi din nou.':
+      'The saved signature cannot be applied to the documents. Please go back to the “Signature” step and sign again.',
+    'Serverul este foarte aglomerat acum. Te rugăm să încerci din nou peste câteva secunde.': 'The server is very busy right now. Please try again in a few seconds.',
+    'Documentele de la Registrul Comerțului nu sunt încă disponibile.': 'The documents from the Trade Register are not available yet.',
+    'Introdu cel puțin 3 caractere.': 'Enter at least 3 characters.',
+    'Alege câmpul de modificat.': 'Choose the field to change.',
+    'Pagina cerută nu există.': 'The requested page does not exist.',
+    'Plata nu a fost găsită.': 'The payment was not found.',
+    'Această plată a fost anulată. Alege din nou abonamentul pentru a plăti.': 'This payment was cancelled. Choose the subscription again to pay.',
+    'Această plată a fost deja făcută.': 'This payment has already been made.',
+    'Motiv necunoscut.': 'Unknown reason.',
   },
 };
