@@ -5,6 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { AppConfig } from './config';
 import type { Database } from './db';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from './lib/http-errors';
+import { DEFAULT_LANGUAGE, messages, pickLanguage, translate, translateFields, type Language } from './messages';
 import { loggerOptions, requestId } from './lib/logging';
 import { refuseControlCharacters } from './lib/input-limits';
 import { checkAnswers } from './lib/answer-check';
@@ -63,6 +64,10 @@ declare module 'fastify' {
     /** Every route the app registers, as registered (its schema included): the fuzz test walks them all. */
     registeredRoutes: RouteOptions[];
   }
+  interface FastifyRequest {
+    /** The language of this answer's texts, from `Accept-Language` (server/messages/). */
+    language: Language;
+  }
 }
 
 export interface BuildOptions {
@@ -87,11 +92,6 @@ export interface BuildOptions {
 }
 
 /** Romanian messages for the errors Fastify raises while reading a request (their own are English). */
-const REQUEST_ERRORS: Record<number, string> = {
-  400: 'Cererea nu poate fi citită.',
-  413: 'Datele trimise sunt prea mari.',
-  415: 'Tipul datelor trimise nu este acceptat.',
-};
 
 function hopsTrusted(hops: number) {
   return (_address: string, hop: number) => hop < hops;
@@ -132,6 +132,19 @@ export const appPlugin = fp<AppOptions>(
     app.addHook('onRoute', (route) => {
       registeredRoutes.push(route);
     });
+    // Answers speak the request's language (Accept-Language; server/messages/): the error envelope,
+    // the field messages and the message of a successful answer. Before
+    // the answer check's hooks, so the check sees the translated answer.
+    app.decorateRequest('language', DEFAULT_LANGUAGE);
+    app.addHook('onRequest', async (request) => {
+      request.language = pickLanguage(request.headers['accept-language']);
+    });
+    app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
+      if (request.language === DEFAULT_LANGUAGE || !payload || typeof payload !== 'object' || !('message' in payload)) return payload;
+      const { message } = payload as { message: unknown };
+      return typeof message === 'string' ? { ...payload, message: translate(request.language, message) } : payload;
+    });
+
     // Before compression's onSend: the check reads the serialized text.
     if (options.checkAnswers) checkAnswers(app);
 
@@ -151,21 +164,24 @@ export const appPlugin = fp<AppOptions>(
     });
 
     app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {
+      const language = request.language ?? DEFAULT_LANGUAGE;
+      const text = messages(language).envelope;
       if (error instanceof FieldValidationError) {
-        return reply.code(422).send({ message: error.message, payload: error.fields });
+        const fields = error.issues ? fieldErrorsFromValidation({ validation: error.issues as never }, language) : translateFields(language, error.fields);
+        return reply.code(422).send({ message: translate(language, error.message), payload: fields });
       }
       if (error instanceof HttpError) {
         if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
         if (error.statusCode === 429) reply.header('Retry-After', String((error.payload as { retry_after?: number })?.retry_after ?? 60));
-        return reply.code(error.statusCode).send({ message: error.message, payload: error.payload });
+        return reply.code(error.statusCode).send({ message: translate(language, error.message), payload: error.payload });
       }
       if ('validation' in error && error.validation) {
-        return reply.code(422).send({ message: 'Datele trimise nu sunt valide.', payload: fieldErrorsFromValidation(error) });
+        return reply.code(422).send({ message: text.invalid, payload: fieldErrorsFromValidation(error, language) });
       }
       const status = 'statusCode' in error && error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       if (status >= 500) request.log.error(error);
       return reply.code(status).send({
-        message: status >= 500 ? 'A apărut o eroare. Te rugăm să încerci din nou.' : (REQUEST_ERRORS[status] ?? error.message),
+        message: status >= 500 ? text.generic : (text.request[status] ?? error.message),
         payload: null,
       });
     });

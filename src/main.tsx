@@ -1,7 +1,8 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { createI18n } from './shared/i18n';
+import { createI18n, setLanguage } from './shared/i18n';
+import { DEFAULT_LANGUAGE, storedLanguage } from './shared/language';
 import { AppProviders } from './shared/providers';
 import { routes } from './app/routes';
 
@@ -12,15 +13,20 @@ import { routes } from './app/routes';
  */
 const i18n = createI18n();
 const router = createBrowserRouter(routes);
-const root = createRoot(document.getElementById('root')!);
-// A transition: React renders the first page in slices of ~5 ms and lets the browser in between
-// (issue 14, TBT), instead of one long task; a step page shows its prerendered shell meanwhile.
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <AppProviders i18n={i18n}>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
-  );
+// English, when chosen (src/shared/language.ts), is loaded before the first render: no Romanian flashes by.
+const language = storedLanguage();
+const copy = language === DEFAULT_LANGUAGE ? Promise.resolve() : setLanguage(i18n, language).catch(() => undefined);
+void copy.then(() => {
+  const root = createRoot(document.getElementById('root')!);
+  // A transition: React renders the first page in slices of ~5 ms and lets the browser in between
+  // (issue 14, TBT), instead of one long task; a step page shows its prerendered shell meanwhile.
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <AppProviders i18n={i18n}>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    );
+  });
 });

@@ -1,8 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { SessionUser } from '../../src/core/session';
 import type { RegistrationTypeValue } from '../../src/core/registration';
 import type { Db } from '../db';
 import { userMeta } from '../db/schema';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../messages';
 import { requestStates } from '../registration/store';
 import type { UserRow } from './tokens';
 
@@ -58,4 +59,33 @@ export async function sessionUser(db: Db, user: UserRow, accessToken: string, pr
     stop_flow: user.stopFlow,
     user_source: source,
   };
+}
+
+/** user_meta key of the applicant's language (issue 18): `ro` or `en`, the last one chosen. */
+export const LANGUAGE_META_KEY = 'language';
+
+/** The language the user chose (the mails sent later use it); Romanian when none was recorded. */
+export async function userLanguage(db: Db, userId: number): Promise<Language> {
+  const [row] = await db
+    .select({ value: userMeta.metaValue })
+    .from(userMeta)
+    .where(and(eq(userMeta.userId, userId), eq(userMeta.metaKey, LANGUAGE_META_KEY)))
+    .orderBy(desc(userMeta.id))
+    .limit(1);
+  return isLanguage(row?.value) ? row.value : DEFAULT_LANGUAGE;
+}
+
+/** Records the user's language (one row per user: the previous one is replaced); nothing is written when it is the same. */
+export async function saveUserLanguage(db: Db, userId: number, language: Language): Promise<void> {
+  const [row] = await db
+    .select({ value: userMeta.metaValue })
+    .from(userMeta)
+    .where(and(eq(userMeta.userId, userId), eq(userMeta.metaKey, LANGUAGE_META_KEY)))
+    .orderBy(desc(userMeta.id))
+    .limit(1);
+  if (row?.value === language) return;
+  await db.transaction(async (tx) => {
+    await tx.delete(userMeta).where(and(eq(userMeta.userId, userId), eq(userMeta.metaKey, LANGUAGE_META_KEY)));
+    await tx.insert(userMeta).values({ userId, metaKey: LANGUAGE_META_KEY, metaValue: language });
+  });
 }

@@ -1,46 +1,46 @@
 import type { Mail } from './mailer';
+import { messages, type Language } from '../messages';
+
+/** The mails' texts are in server/messages/ (ro.ts, en.ts): these functions only lay them out. */
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-function layout(product: string, paragraphs: string[], link: { href: string; label: string }, unsubscribe?: string): string {
+function layout(language: Language, product: string, paragraphs: string[], link: { href: string; label: string }, unsubscribe?: string): string {
+  const text = messages(language).mail.layout;
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
   const footer = unsubscribe
-    ? `<p style="font-size:12px;color:#666">Nu mai vrei notificări? <a href="${escapeHtml(unsubscribe)}">Dezabonare</a></p>`
+    ? `<p style="font-size:12px;color:#666">${escapeHtml(text.unsubscribeQuestion)} <a href="${escapeHtml(unsubscribe)}">${escapeHtml(text.unsubscribe)}</a></p>`
     : '';
-  return `<!doctype html><html lang="ro"><body style="font-family:sans-serif;line-height:1.5">
+  return `<!doctype html><html lang="${language}"><body style="font-family:sans-serif;line-height:1.5">
 <h1 style="font-size:20px">${escapeHtml(product)}</h1>
 ${body}
 <p><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 16px;background:#1a56db;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>
-<p style="font-size:12px;color:#666">Dacă butonul nu funcționează, copiază adresa: ${escapeHtml(link.href)}</p>
+<p style="font-size:12px;color:#666">${escapeHtml(text.copyAddress)} ${escapeHtml(link.href)}</p>
 ${footer}
 </body></html>`;
 }
 
-export function verifyEmailMail(to: string, product: string, link: string, unsubscribe: string): Mail {
-  const lines = [
-    `Bine ai venit în ${product}!`,
-    'Te rugăm să îți confirmi adresa de e-mail apăsând pe butonul de mai jos.',
-  ];
+export function verifyEmailMail(to: string, product: string, link: string, unsubscribe: string, language: Language = 'ro'): Mail {
+  const text = messages(language).mail;
+  const lines = text.verify.lines(product);
   return {
     to,
-    subject: `Confirmă adresa de e-mail pentru ${product}`,
-    text: `${lines.join('\n\n')}\n\nConfirmă adresa: ${link}\n\nDezabonare: ${unsubscribe}\n`,
-    html: layout(product, lines, { href: link, label: 'Confirmă adresa de e-mail' }, unsubscribe),
+    subject: text.verify.subject(product),
+    text: `${lines.join('\n\n')}\n\n${text.verify.textLink}: ${link}\n\n${text.layout.unsubscribe}: ${unsubscribe}\n`,
+    html: layout(language, product, lines, { href: link, label: text.verify.button }, unsubscribe),
   };
 }
 
-export function resetPasswordMail(to: string, product: string, link: string, ttlMinutes: number): Mail {
-  const lines = [
-    'Am primit o cerere de resetare a parolei pentru contul tău.',
-    `Linkul este valabil ${ttlMinutes} de minute și poate fi folosit o singură dată. Dacă nu ai cerut resetarea, ignoră acest mesaj.`,
-  ];
+export function resetPasswordMail(to: string, product: string, link: string, ttlMinutes: number, language: Language = 'ro'): Mail {
+  const text = messages(language).mail.reset;
+  const lines = text.lines(ttlMinutes);
   return {
     to,
-    subject: `Resetează parola contului ${product}`,
-    text: `${lines.join('\n\n')}\n\nResetează parola: ${link}\n`,
-    html: layout(product, lines, { href: link, label: 'Resetează parola' }),
+    subject: text.subject(product),
+    text: `${lines.join('\n\n')}\n\n${text.textLink}: ${link}\n`,
+    html: layout(language, product, lines, { href: link, label: text.button }),
   };
 }
 
@@ -60,20 +60,21 @@ export interface ReceiptDetails {
 }
 
 /** The receipt of a payment (issue 17 item 4): sent once, when the payment becomes paid. */
-export function paymentReceiptMail(to: string, product: string, receipt: ReceiptDetails): Mail {
+export function paymentReceiptMail(to: string, product: string, receipt: ReceiptDetails, language: Language = 'ro'): Mail {
+  const text = messages(language).mail.receipt;
   const lines = [
-    'Plata a fost primită. Îți mulțumim!',
-    `Suma: ${receipt.amount}`,
-    `Data: ${receipt.date}`,
-    `Pentru: ${receipt.item}`,
-    ...(receipt.terms ? [`Abonament: ${receipt.terms}`] : []),
-    `Referința plății: ${receipt.reference}`,
+    text.thanks,
+    `${text.amount}: ${receipt.amount}`,
+    `${text.date}: ${receipt.date}`,
+    `${text.item}: ${receipt.item}`,
+    ...(receipt.terms ? [`${text.terms}: ${receipt.terms}`] : []),
+    `${text.reference}: ${receipt.reference}`,
   ];
   return {
     to,
-    subject: `Plata a fost primită – ${product}`,
-    text: `${lines.join('\n\n')}\n\nStatusul dosarului: ${receipt.link}\n`,
-    html: layout(product, lines, { href: receipt.link, label: 'Vezi statusul dosarului' }),
+    subject: text.subject(product),
+    text: `${lines.join('\n\n')}\n\n${text.textLink}: ${receipt.link}\n`,
+    html: layout(language, product, lines, { href: receipt.link, label: text.button }),
   };
 }
 

@@ -6,6 +6,8 @@ import { routePath } from '../../src/core/routes';
 import { todayInRomania } from '../../src/core/timeline';
 import { partnerPrices, paymentEvents, payments } from '../db/schema';
 import { paymentReceiptMail } from '../mail/templates';
+import { messages, type Language } from '../messages';
+import { userLanguage } from '../lib/users';
 import { addBillingTimelineItem } from '../registration/timeline';
 import { requestOwner, type Tx } from '../registration/store';
 import type { StripeCheckout } from './stripe';
@@ -21,8 +23,6 @@ type PaymentRow = typeof payments.$inferSelect;
 type PriceRow = typeof partnerPrices.$inferSelect;
 
 const amountFormat = new Intl.NumberFormat('ro-RO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const shortAmount = new Intl.NumberFormat('ro-RO', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const dayFormat = new Intl.DateTimeFormat('ro-RO', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Bucharest' });
 
 /** "130,00 lei" (RON), "12,00 EUR" otherwise. */
 export function formatMoney(amount: number, currency: string): string {
@@ -42,16 +42,20 @@ export function priceTerms(price: PriceData): PriceTerms {
   };
 }
 
-/** "130 lei/lună în primele 3 luni, apoi 72 lei/lună" from the price's data; null for a single amount. */
-export function phasesText(price: PriceData): string | null {
+/** "130 lei/lună în primele 3 luni, apoi 72 lei/lună" from the price's data (in `language`); null for a single amount. */
+export function phasesText(price: PriceData, language: Language = 'ro'): string | null {
   const phases = pricePhases(priceTerms(price));
   if (phases.length < 2) return null;
   const unit = price.currency.toUpperCase() === 'RON' ? 'lei' : price.currency.toUpperCase();
-  const per = price.interval === 'year' ? 'an' : 'lună';
   const [intro, then] = phases;
-  const n = intro.intervals ?? 1;
-  const span = price.interval === 'year' ? (n === 1 ? 'în primul an' : `în primii ${n} ani`) : n === 1 ? 'în prima lună' : `în primele ${n} luni`;
-  return `${shortAmount.format(intro.amount)} ${unit}/${per} ${span}, apoi ${shortAmount.format(then.amount)} ${unit}/${per}`;
+  const short = new Intl.NumberFormat(messages(language).locale, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  return messages(language).mail.receipt.phases({
+    intro: short.format(intro.amount),
+    then: short.format(then.amount),
+    unit,
+    interval: price.interval === 'year' ? 'year' : 'month',
+    n: intro.intervals ?? 1,
+  });
 }
 
 /** The page a receipt links to: the flow's page after payment (the new PFA's status page), else the flow. */
@@ -82,16 +86,24 @@ export async function recordPaymentReceived(app: FastifyInstance, tx: Tx, paymen
     },
   });
   const product = app.config.productName;
+  // The applicant's language (chosen in the app, user_meta): the receipt is sent long after any request of theirs.
+  const language = await userLanguage(tx, owner.userId);
+  const dayFormat = new Intl.DateTimeFormat(messages(language).locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Bucharest' });
   await app.mailer.queue(
     tx,
-    paymentReceiptMail(owner.email, product, {
-      amount: formatMoney(amount, payment.currency),
-      date: dayFormat.format(paidAt),
-      item: `Abonament ${product} – ${owner.partner}`,
-      terms: price ? phasesText(price) : null,
-      reference: payment.id,
-      link: dossierLink(app, owner.registrationType),
-    }),
+    paymentReceiptMail(
+      owner.email,
+      product,
+      {
+        amount: formatMoney(amount, payment.currency),
+        date: dayFormat.format(paidAt),
+        item: messages(language).mail.receipt.subscription(product, owner.partner),
+        terms: price ? phasesText(price, language) : null,
+        reference: payment.id,
+        link: dossierLink(app, owner.registrationType),
+      },
+      language,
+    ),
   );
 }
 

@@ -266,7 +266,7 @@ export async function requestStates(db: Db, userId: number) {
 /** Who a request belongs to, for a mail about it (the payment receipt): the applicant's address, the flow and the partner's name. */
 export async function requestOwner(db: Db, requestId: number) {
   const [owner] = await db
-    .select({ email: users.email, registrationType: registrationRequests.registrationType, partner: partners.name })
+    .select({ userId: users.id, email: users.email, registrationType: registrationRequests.registrationType, partner: partners.name })
     .from(registrationRequests)
     .innerJoin(users, eq(users.id, registrationRequests.userId))
     .innerJoin(partners, eq(partners.id, users.partnerId))

@@ -6,7 +6,7 @@ import { partners, userMeta, users } from '../db/schema';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/passwords';
 import { consumeToken, issueToken, revokeToken, type UserRow } from '../lib/tokens';
-import { normaliseEmail, sessionUser } from '../lib/users';
+import { normaliseEmail, saveUserLanguage, sessionUser } from '../lib/users';
 import { signIdToken } from '../lib/id-token';
 import { queueVerificationMail } from './email';
 import { randomBytes } from 'node:crypto';
@@ -86,14 +86,16 @@ export default (async (app) => {
     return user;
   }
 
-  async function signIn(user: UserRow, source: string | null = null) {
+  /** Signs in, remembering the language the applicant uses (Accept-Language: their choice in the app) for later mails. */
+  async function signIn(request: FastifyRequest | null, user: UserRow, source: string | null = null) {
+    if (request) await saveUserLanguage(db, user.id, request.language);
     const { secret } = await issueToken(db, user.id, 'access', { ttlSeconds: config.accessTokenTtlDays * 86400, source });
     return { secret, user: await sessionUser(db, user, secret, config.productSlug) };
   }
 
   app.post<{ Body: LoginPayload }>('/login', { schema: { body: loginBody, response: userReplies } }, async (request) => {
     const user = await checkCredentials(request, request.body.email, request.body.password);
-    return { message: 'Te-ai autentificat.', payload: (await signIn(user)).user };
+    return { message: 'Te-ai autentificat.', payload: (await signIn(request, user)).user };
   });
 
   app.post<{ Body: AuthPayload }>('/auth', { schema: { body: authBody, response: replies(obj({ id_token: str, access_token: str, redirect_url: str }), 'Where the browser goes (AuthResult)') } }, async (request) => {
@@ -108,7 +110,7 @@ export default (async (app) => {
       throw new FieldValidationError({ callbackUrl: ['Adresa de întoarcere nu este permisă.'] }, 'Adresa de întoarcere nu este permisă.');
     }
     const user = await checkCredentials(request, email, password);
-    const { secret } = await signIn(user, source || callback.origin);
+    const { secret } = await signIn(request, user, source || callback.origin);
     const idToken = await signIdToken(app, { sub: String(user.id), email: user.email, aud: source || callback.origin });
     callback.searchParams.set('id_token', idToken);
     callback.searchParams.set('access_token', secret);
@@ -124,7 +126,8 @@ export default (async (app) => {
     async (request) => {
       const found = await consumeToken(db, request.body.token, 'auto_login');
       if (!found) throw new FieldValidationError({ token: ['Linkul de autentificare a expirat sau a fost deja folosit.'] }, 'Linkul de autentificare a expirat sau a fost deja folosit.');
-      const { user } = await signIn(found.user);
+      // A hand-over opens a fresh browser (the phone) that has chosen nothing yet: the language stays.
+      const { user } = await signIn(null, found.user);
       return { message: 'Te-ai autentificat.', payload: { ...user, redirect: found.token.redirect } };
     },
   );
@@ -165,13 +168,13 @@ export default (async (app) => {
       if (body.referral_code?.trim()) meta.push({ userId: created.id, metaKey: 'referral_code', metaValue: body.referral_code.trim() });
       if (meta.length) await tx.insert(userMeta).values(meta);
       // The verification mail is queued with the account: both exist, or neither (SMTP is not touched here).
-      await queueVerificationMail(app, tx, created);
+      await queueVerificationMail(app, tx, created, request.language);
       return created;
     });
     // Two simultaneous registrations with one e-mail: the unique index lets only one through.
     if (!user) throw new FieldValidationError({ email: ['Există deja un cont cu această adresă de e-mail.'] });
 
     app.mailer.wake();
-    return { message: 'Contul a fost creat.', payload: (await signIn(user)).user };
+    return { message: 'Contul a fost creat.', payload: (await signIn(request, user)).user };
   });
 }) satisfies FastifyPluginAsync;

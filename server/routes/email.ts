@@ -6,16 +6,17 @@ import { tokens } from '../db/schema';
 import { verifyEmailMail } from '../mail/templates';
 import type { Db } from '../db';
 import { redirectReplies } from '../lib/api-schemas';
+import type { Language } from '../messages';
 
 const VERIFY_TTL_SECONDS = 7 * 24 * 3600;
 
 /** Issues the verification link and queues its mail with `db`: the transaction that created the user. */
-export async function queueVerificationMail(app: FastifyInstance, db: Db, user: UserRow): Promise<void> {
+export async function queueVerificationMail(app: FastifyInstance, db: Db, user: UserRow, language: Language): Promise<void> {
   const { secret } = await issueToken(db, user.id, 'email_verify', { ttlSeconds: VERIFY_TTL_SECONDS });
   const { publicUrl, productName } = app.config;
   await app.mailer.queue(
     db,
-    verifyEmailMail(user.email, productName, `${publicUrl}/api/email/verify/${secret}`, `${publicUrl}/unsubscribe/${user.frontendId}`),
+    verifyEmailMail(user.email, productName, `${publicUrl}/api/email/verify/${secret}`, `${publicUrl}/unsubscribe/${user.frontendId}`, language),
   );
 }
 

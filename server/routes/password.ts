@@ -39,7 +39,7 @@ export default (async (app) => {
         const { secret } = await issueToken(tx, user.id, 'password_reset', { ttlSeconds: RESET_TTL_MINUTES * 60 });
         const target = `${config.publicUrl}${RESET_PATH}${secret}`;
         const link = `${config.publicUrl}/password/reset?url=${encodeURIComponent(target)}`;
-        await app.mailer.queue(tx, resetPasswordMail(user.email, config.productName, link, RESET_TTL_MINUTES));
+        await app.mailer.queue(tx, resetPasswordMail(user.email, config.productName, link, RESET_TTL_MINUTES, request.language));
       });
       app.mailer.wake();
       return answer;

@@ -118,7 +118,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
   function validateStep(step: FlowStep, data: unknown): void {
     const errors = registry.validate(step.schema, data);
     if (errors) {
-      throw new FieldValidationError(fieldErrorsFromValidation({ validation: errors } as never));
+      throw new FieldValidationError(fieldErrorsFromValidation({ validation: errors } as never), undefined, errors as unknown[]);
     }
   }
 

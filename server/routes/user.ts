@@ -4,7 +4,8 @@ import { isKnownRouteName } from '../../src/core/routes';
 import { FieldValidationError } from '../lib/http-errors';
 import { browserOrigin } from '../lib/origin';
 import { issueToken, type UserRow } from '../lib/tokens';
-import { onboardingState } from '../lib/users';
+import { onboardingState, saveUserLanguage } from '../lib/users';
+import { LANGUAGES, messages, type Language } from '../messages';
 import { bool, nullStr, obj, replies, str } from '../lib/api-schemas';
 
 export default (async (app) => {
@@ -20,6 +21,26 @@ export default (async (app) => {
     }
     return { message: '', payload: redirect };
   });
+
+  /**
+   * The applicant's language (issue 18), chosen with the switch of the app's header: kept in
+   * user_meta so the mails sent later (the payment's receipt) speak it.
+   */
+  app.put<{ Body: { language: Language } }>(
+    '/user/language',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        body: { type: 'object', required: ['language'], additionalProperties: false, properties: { language: { type: 'string', enum: [...LANGUAGES] } } },
+        response: replies(obj({ language: { type: 'string', enum: [...LANGUAGES] } }), 'The language kept for the user'),
+      },
+    },
+    async (request) => {
+      const { language } = request.body;
+      await saveUserLanguage(app.db, request.user!.id, language);
+      return { message: messages(language).languageSaved, payload: { language } };
+    },
+  );
 
   /** A single-use link that signs the same user in on another device (the identity step's QR code). */
   app.get<{ Querystring: { redirect?: string } }>(

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { isRegistrationType, type RegistrationTypeValue } from '@/core/registration';
 import type { SessionUser } from '@/core/session';
+import { LANGUAGE_KEY } from './language';
 
 /** localStorage keys (spec 000 §3: the user session and the registration state are persisted). */
 export const USER_KEY = 'user';
@@ -88,10 +89,15 @@ export const session = {
   setRegistrationType(type: RegistrationTypeValue): void {
     write({ ...session.get(), registration: { ...session.get().registration, type } });
   },
-  /** Forgets the user and the registration state and clears ALL of localStorage (login, logout). */
+  /**
+   * Forgets the user and the registration state and clears ALL of localStorage (login, logout), but
+   * the language chosen on this device (issue 18: the choice survives a sign-in and a sign-out).
+   */
   clear(): void {
     try {
+      const language = storage()?.getItem(LANGUAGE_KEY);
       storage()?.clear();
+      if (language) storage()?.setItem(LANGUAGE_KEY, language);
     } catch {
       // ignore
     }

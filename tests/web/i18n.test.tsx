@@ -21,7 +21,7 @@ function placeholders(text: string): string[] {
 describe('locales', () => {
   // `staff` and `console` (issue 18) are added by the staff chunks (src/pages/staff/i18n.ts,
   // src/pages/staff/console/i18n.ts), not part of NAMESPACES.
-  it.each([...NAMESPACES, 'staff', 'console'])('en/%s.json has exactly the keys and placeholders of ro/%s.json', (ns) => {
+  it.each([...NAMESPACES, 'steps', 'staff', 'console'])('en/%s.json has exactly the keys and placeholders of ro/%s.json', (ns) => {
     const ro = load('ro', ns);
     const en = load('en', ns);
     expect(keys(en).sort()).toEqual(keys(ro).sort());

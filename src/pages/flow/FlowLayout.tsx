@@ -4,6 +4,7 @@ import { Outlet } from 'react-router';
 import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
 import { useLogout } from '@/shared/auth-actions';
 import { BrandMark, SiteFooter } from '@/shared/components/Brand';
+import { LanguageSwitch } from '@/shared/components/LanguageSwitch';
 import { FlowProgressContext, type FlowProgress } from '@/shared/flow-progress';
 import { useToastsBelow } from '@/shared/toaster';
 import { useT } from '@/shared/useT';
@@ -12,8 +13,8 @@ import { registrationType as newPfaType, title as newPfaTitle } from '../../../f
 import { title as existingPfaTitle } from '../../../flows/existing-pfa.json';
 
 /**
- * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the brand, the flow title and the
- * Logout action, the step progress bar, the nested step view and the footer (contact, terms, privacy). The wrong registration type never gets
+ * A flow wrapper (spec 000 §2.3 "Wrapper screens"): top bar with the brand, the flow title, the
+ * language switch and the Logout action, the step progress bar, the nested step view and the footer (contact, terms, privacy). The wrong registration type never gets
  * here: the route's loader sends it to its own flow.
  */
 export function FlowLayout({ registrationType }: { registrationType: RegistrationTypeValue }) {
@@ -41,17 +42,20 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
                   {title}
                 </Text>
               </HStack>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={busy}
-                onClick={() => {
-                  setBusy(true);
-                  void logout();
-                }}
-              >
-                {t('logout')}
-              </Button>
+              <HStack gap="2" flexShrink={0}>
+                <LanguageSwitch />
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={busy}
+                  onClick={() => {
+                    setBusy(true);
+                    void logout();
+                  }}
+                >
+                  {t('logout')}
+                </Button>
+              </HStack>
             </HStack>
           </Container>
           {/*

@@ -1,5 +1,6 @@
-import { Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
 import { BrandMark, SiteFooter } from '@/shared/components/Brand';
+import { LanguageSwitch } from '@/shared/components/LanguageSwitch';
 import { usePageTitle, useT } from '@/shared/useT';
 import { BannerSlider } from './BannerSlider';
 import { LoginForm, type LoginFormProps } from './LoginForm';
@@ -13,7 +14,10 @@ export function LoginLayout({ subtitle, form }: { subtitle: string; form: LoginF
       <Flex as="main" id="main" tabIndex={-1} outline="none" flex="1" align="stretch">
         <Flex flex="1" align="center" justify="center" px={{ base: '4', sm: '8' }} py={{ base: '8', md: '12' }} bg="bg">
           <Stack gap="6" w="full" maxW="sm">
-            <BrandMark />
+            <HStack justify="space-between" gap="4">
+              <BrandMark />
+              <LanguageSwitch />
+            </HStack>
             <Stack gap="2">
               <Heading as="h1" size="2xl">
                 {t('login.title')}

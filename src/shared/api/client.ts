@@ -1,9 +1,10 @@
 import type { Envelope, FieldErrors } from '@/core/api-types';
 import { session } from '@/shared/session';
+import { storedLanguage } from '@/shared/language';
 
 /**
  * The one fetch client of the app (DESIGN.md "API conventions"): base `/api`, JSON, the bearer
- * token when signed in and always `X-Requested-With: XMLHttpRequest`; unwraps `{ payload, message }`.
+ * token when signed in, always `X-Requested-With: XMLHttpRequest` and `Accept-Language`; unwraps `{ payload, message }`.
  */
 export const API_BASE = '/api';
 
@@ -129,7 +130,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 }
 
 function authHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
+  // The applicant's language (src/shared/language.ts), always sent: the server words its messages in it.
+  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', 'Accept-Language': storedLanguage() };
   const token = session.token();
   if (token) headers.Authorization = `Bearer ${token}`;
   return headers;

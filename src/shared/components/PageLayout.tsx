@@ -1,8 +1,9 @@
-import { Box, Container, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Container, Flex, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import { BrandMark, SiteFooter } from './Brand';
+import { LanguageSwitch } from './LanguageSwitch';
 
 /**
- * A standalone page: the brand's header, the `<main>` landmark (target of the skip link) with a
+ * A standalone page: the brand's header (with the language switch), the `<main>` landmark (target of the skip link) with a
  * centred card, mobile first (full width under `sm`), and the footer (contact, terms, privacy).
  */
 export function PageLayout({ children, maxW = 'md' }: { children: React.ReactNode; maxW?: string }) {
@@ -10,7 +11,10 @@ export function PageLayout({ children, maxW = 'md' }: { children: React.ReactNod
     <Flex direction="column" minH="100dvh">
       <Box as="header" pt={{ base: '4', md: '8' }} px={{ base: '4', sm: '6' }}>
         <Container maxW={maxW} px="0">
-          <BrandMark />
+          <HStack justify="space-between" gap="4">
+            <BrandMark />
+            <LanguageSwitch />
+          </HStack>
         </Container>
       </Box>
       <Box as="main" id="main" tabIndex={-1} flex="1" py={{ base: '4', md: '6' }} px={{ base: '4', sm: '6' }} outline="none">
