@@ -78,13 +78,17 @@ export function paymentReceiptMail(to: string, product: string, receipt: Receipt
   };
 }
 
-/** An operator asks the applicant for documents that are missing (issue 18): their words, and the dossier's page. */
-export function missingDocumentsMail(to: string, product: string, message: string, link: string): Mail {
-  const lines = ['Pentru a continua dosarul tău avem nevoie de câteva documente în plus:', message, 'Te rugăm să intri în cont și să le trimiți.'];
+/**
+ * An operator asks the applicant for missing documents (issue 18): their words between the catalogue's
+ * lines, and the dossier's page, in the applicant's language (the operator's message is as written).
+ */
+export function missingDocumentsMail(to: string, product: string, message: string, link: string, language: Language = 'ro'): Mail {
+  const text = messages(language).mail.missingDocuments;
+  const lines = [text.intro, message, text.outro];
   return {
     to,
-    subject: `Documente lipsă pentru dosarul tău ${product}`,
-    text: `${lines.join('\n\n')}\n\nDosarul tău: ${link}\n`,
-    html: layout(product, lines, { href: link, label: 'Deschide dosarul' }),
+    subject: text.subject(product),
+    text: `${lines.join('\n\n')}\n\n${text.textLink}: ${link}\n`,
+    html: layout(language, product, lines, { href: link, label: text.button }),
   };
 }

@@ -78,6 +78,13 @@ export const en: Messages = {
       button: 'Reset the password',
       textLink: 'Reset the password',
     },
+    missingDocuments: {
+      subject: (product) => `Missing documents for your ${product} dossier`,
+      intro: 'To go on with your dossier we need a few more documents:',
+      outro: 'Please sign in to your account and send them.',
+      textLink: 'Your dossier',
+      button: 'Open your dossier',
+    },
     receipt: {
       subject: (product) => `Payment received – ${product}`,
       thanks: 'Your payment was received. Thank you!',

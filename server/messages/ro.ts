@@ -92,6 +92,14 @@ export const ro = {
       button: 'Resetează parola' as string,
       textLink: 'Resetează parola' as string,
     },
+    /** An operator asks for missing documents (issue 18): the operator's message goes between the lines. */
+    missingDocuments: {
+      subject: (product: string): string => `Documente lipsă pentru dosarul tău ${product}`,
+      intro: 'Pentru a continua dosarul tău avem nevoie de câteva documente în plus:' as string,
+      outro: 'Te rugăm să intri în cont și să le trimiți.' as string,
+      textLink: 'Dosarul tău' as string,
+      button: 'Deschide dosarul' as string,
+    },
     receipt: {
       subject: (product: string): string => `Plata a fost primită – ${product}`,
       thanks: 'Plata a fost primită. Îți mulțumim!' as string,

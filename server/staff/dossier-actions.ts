@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { userLanguage } from '../lib/users';
 import { missingDocumentsMail } from '../mail/templates';
 import type { RequestRow } from '../registration/model';
 import { recordAudit, type Actor } from './audit';
@@ -19,7 +20,9 @@ export function dossierLink(publicUrl: string, registrationType: number): string
  * operator's message, and the audit entry (`mail.missing_documents`), both or neither.
  */
 export async function askForMissingDocuments(app: FastifyInstance, request: RequestRow, to: string, message: string, actor: Actor) {
-  const mail = missingDocumentsMail(to, app.config.productName, message.trim(), dossierLink(app.config.publicUrl, request.registrationType));
+  // In the language the applicant last chose (issue 18), like the receipt.
+  const language = await userLanguage(app.db, request.userId);
+  const mail = missingDocumentsMail(to, app.config.productName, message.trim(), dossierLink(app.config.publicUrl, request.registrationType), language);
   await app.db.transaction(async (tx) => {
     await app.mailer.queue(tx, mail);
     await recordAudit(tx, { staffUserId: actor.staffUserId, action: 'mail.missing_documents', requestId: request.id, after: { to, subject: mail.subject, message: message.trim() } });

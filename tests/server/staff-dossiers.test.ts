@@ -317,6 +317,19 @@ describe('actions, each with its audit entry', () => {
     expect(entry).toMatchObject({ action: 'mail.missing_documents', staffUserId: operator.id, after: { to: user.email, message: 'Diploma de studii, față și verso.' } });
   });
 
+  it('the missing-documents mail is in the language the applicant chose (English), with the operator\'s words as written', async () => {
+    const user = await applicant();
+    const chosen = await app.inject({ method: 'PUT', url: '/api/user/language', payload: { language: 'en' }, headers: auth(user.token) });
+    expect(chosen.statusCode).toBeLessThan(300);
+    const res = await post(`/api/staff/dossiers/${user.requestId}/missing-documents`, { message: 'Diploma de studii, față și verso.' });
+    expect(res.statusCode).toBe(201);
+    const mails = await app.db.select().from(outbox).where(eq(outbox.to, user.email));
+    const mail = mails.find((m) => m.subject.startsWith('Missing documents for your'));
+    expect(mail?.text).toContain('To go on with your dossier we need a few more documents:');
+    expect(mail?.text).toContain('Diploma de studii, față și verso.');
+    expect(mail?.text).toContain('Your dossier: ');
+  });
+
   it('the ops API writes audit entries too, with no staff member (the shared OPS_TOKEN)', async () => {
     const user = await applicant();
     const res = await app.inject({ method: 'POST', url: `/api/ops/dossiers/${user.requestId}/timeline`, headers: ops, payload: { type: 'rejected', date: '2026-11-24' } });
