@@ -202,6 +202,8 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     });
     await shown();
     await user.click(custom());
+    // The address form opens after the choice: wait for it as the applicant does.
+    await screen.findByRole('group', { name: 'Adresa de corespondență' });
     await user.type(field('Telefon (opțional)'), '021');
     await choose(user, screen.getByRole('combobox', { name: /^Județ/ }), 'Clu', 'Cluj');
     await choose(user, screen.getByRole('combobox', { name: /^Localitate/ }), 'Tur', 'Turda');
