@@ -238,6 +238,28 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     expect(screen.queryByText('Informațiile au fost modificate.')).toBeNull();
   });
 
+  it('credit partner: "Pasul următor" waits for the preset codes\' save and says so; enabled once it is saved', async () => {
+    const { caen } = setup({ codes: [CODES[3]], partner: { slug: 'icredit', is_unaffiliated: false, name: 'iCredit' } });
+    // The save of the preset is held until the test lets it through (a slow network).
+    const saveNow = caen.updateFormData.getMockImplementation()!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    caen.updateFormData.mockImplementationOnce(async (values) => {
+      await held;
+      return saveNow(values);
+    });
+    await shown();
+    // The locked codes already show, but the send would race their write: next waits, and says why.
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-0')).getByText(/^8291 –/)).toBeTruthy());
+    const reason = await screen.findByText('Se salvează codurile CAEN…');
+    expect(next().disabled).toBe(true);
+    expect(next().getAttribute('aria-describedby')).toBe(reason.id);
+    release();
+    await waitFor(() => expect(next().disabled).toBe(false));
+    expect(screen.queryByText('Se salvează codurile CAEN…')).toBeNull();
+    expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619, 7410] });
+  });
+
   it('"Pasul următor" waits for a primary code and says why (aria-describedby); choosing one enables it', async () => {
     const { user } = setup();
     await shown();

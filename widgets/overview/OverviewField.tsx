@@ -49,10 +49,12 @@ export default function OverviewField(props: FieldProps<OverviewFormData>) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [codesError]);
 
-  // "Pasul următor" waits for a primary code, unless operators set the codes (activity unknown, spec 001 §6).
+  // "Pasul următor" waits for a primary code, unless operators set the codes (activity unknown, spec 001 §6),
+  // and for the codes' save on its way (the credit partner's preset on arrival, a code just chosen): a
+  // send racing that write would find the request changed and stay on the step.
   const blockNext = ctx.blockNext;
   const needsPrimary = Boolean(data) && editable && !byOperator && !codes.codes.length;
-  const nextReason = needsPrimary ? t('steps:overview.nextNeedsPrimary') : null;
+  const nextReason = codes.saving ? t('steps:overview.savingCodes') : needsPrimary ? t('steps:overview.nextNeedsPrimary') : null;
   useEffect(() => {
     blockNext?.(nextReason);
   }, [nextReason, blockNext]);

@@ -28,6 +28,8 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
   const [codes, setCodes] = useState<CaenCode[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // Saves still on their way: "Pasul următor" waits for them, or the send would race the codes' write.
+  const [pending, setPending] = useState(0);
   const live = useLive();
 
   /** `edited`: the applicant changed the codes (not the partner's preset on arrival), so the toast says it was saved. */
@@ -35,6 +37,7 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
     setCodes(next);
     setError(null);
     setSaved(false);
+    setPending((n) => n + 1);
     try {
       const result = await caen.updateFormData({ codes: next.map((c) => c.id) });
       if (!live.current) return;
@@ -46,6 +49,8 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
       if (!live.current) return;
       setCodes(previous);
       setError(serverMessage(failure, 'codes', t('steps:overview.saveError')));
+    } finally {
+      if (live.current) setPending((n) => n - 1);
     }
   }
 
@@ -83,6 +88,8 @@ export function useCaenCodes({ caen, t, notify, lockedCodes, maxCodes, byOperato
     codes,
     error,
     saved,
+    /** A save of the codes is on its way (the partner's preset on arrival, or the applicant's change). */
+    saving: pending > 0,
     /** The codes as the server now has them (after it refused the send for them: another tab may have changed them). */
     async reload() {
       try {
