@@ -17,9 +17,27 @@ export const VIEWPORTS = {
 
 /** axe's violations on the page as it is now: `rule: [targets] (first node's summary)`, empty when none. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  // What is moving is measured as it ends (a toast fading in, a panel opening): endless spinners aside.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  // The screen as it settles, as a person reads it: what is moving is measured as it ends (a toast
+  // fading in, a panel opening, a button's colour after it is enabled; endless spinners aside), and a
+  // change React is about to commit (a button leaving its busy state) is waited for too: 200 ms with
+  // no DOM change and nothing moving (at most 10 s: a page that never settles is checked as it is).
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const started = performance.now();
+        let changed = started;
+        const observer = new MutationObserver(() => (changed = performance.now()));
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        const tick = () => {
+          const now = performance.now();
+          if (document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)) changed = now;
+          if (now - changed >= 200 || now - started > 10_000) {
+            observer.disconnect();
+            resolve();
+          } else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
   );
   // Loaded once per document (a navigation brings a new one).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource}\n;undefined`);
