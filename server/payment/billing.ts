@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { lei, pricePhases, type PriceTerms } from '../../src/core/billing';
@@ -9,6 +9,7 @@ import { paymentReceiptMail } from '../mail/templates';
 import { messages, type Language } from '../messages';
 import { userLanguage } from '../lib/users';
 import { addBillingTimelineItem } from '../registration/timeline';
+import type { Db } from '../db';
 import { requestOwner, type Tx } from '../registration/store';
 import type { StripeCheckout } from './stripe';
 
@@ -203,4 +204,23 @@ export async function recordSubscriptionEvent(app: FastifyInstance, event: Strip
     }
     return 'recorded';
   });
+}
+
+/**
+ * A dossier's checkouts for staff (the operator console and `npm run ops -- show`), oldest first:
+ * status, amount in lei, and Stripe's subscription and schedule when there are some.
+ */
+export async function dossierPayments(db: Db, requestId: number) {
+  const rows = await db.select().from(payments).where(eq(payments.requestId, requestId)).orderBy(asc(payments.createdAt));
+  return rows.map((p) => ({
+    id: p.id,
+    provider: p.provider,
+    status: p.status,
+    amount: p.amountBani / 100,
+    currency: p.currency,
+    created_at: p.createdAt.toISOString(),
+    paid_at: p.paidAt?.toISOString() ?? null,
+    subscription_id: p.providerSubscriptionId,
+    schedule_id: p.providerScheduleId,
+  }));
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { bearerToken } from '../plugins/auth';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
@@ -19,7 +19,8 @@ import { dbId } from '../lib/input-limits';
 import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
 import { OPS_ACTOR } from '../staff/audit';
 import { askForMissingDocuments } from '../staff/dossier-actions';
-import { payments, users } from '../db/schema';
+import { users } from '../db/schema';
+import { dossierPayments } from '../payment/billing';
 import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
 import { staffMemberSchema } from './staff';
 import { arrayOf, bool, dateTime, int, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
@@ -38,7 +39,8 @@ const dossierSummary = {
 } as const;
 const tradeRegisterDocument = obj({ id: int, name: str });
 /** A checkout of the dossier, with Stripe's subscription and schedule when there are some. */
-const dossierPayment = obj({ id: str, provider: str, status: str, amount: num, currency: str, created_at: str, paid_at: nullStr, subscription_id: nullStr, schedule_id: nullStr });
+/** A checkout of the dossier (`dossierPayments` in server/payment/billing.ts); the staff API answers it too. */
+export const dossierPayment = obj({ id: str, provider: str, status: str, amount: num, currency: str, created_at: dateTime, paid_at: nullStr, subscription_id: nullStr, schedule_id: nullStr });
 /** A signed PDF of the dossier (the contract, the power-of-attorney request). */
 const signedDocument = obj({ id: int, kind: str, name: str, size: int });
 /** A dossier with its timeline, payments, the trade register's documents and the signed PDFs (`dossierView` below). */
@@ -136,29 +138,13 @@ function summary(row: SummaryRow) {
   };
 }
 
-/** The dossier's checkouts, oldest first: status, amount, and Stripe's subscription and schedule when there are some. */
-async function paymentsOf(app: FastifyInstance, requestId: number) {
-  const rows = await app.db.select().from(payments).where(eq(payments.requestId, requestId)).orderBy(asc(payments.createdAt));
-  return rows.map((p) => ({
-    id: p.id,
-    provider: p.provider,
-    status: p.status,
-    amount: p.amountBani / 100,
-    currency: p.currency,
-    created_at: p.createdAt.toISOString(),
-    paid_at: p.paidAt?.toISOString() ?? null,
-    subscription_id: p.providerSubscriptionId,
-    schedule_id: p.providerScheduleId,
-  }));
-}
-
 /** A dossier as the ops API answers it: its summary, timeline and trade register documents. */
 async function dossierView(app: FastifyInstance, requestId: number) {
   const [row] = await dossierSummaries(app.db, { id: requestId, limit: 1 });
   return {
     ...summary(row),
     timeline: await timelineOf(app.db, requestId),
-    payments: await paymentsOf(app, requestId),
+    payments: await dossierPayments(app.db, requestId),
     trade_register_documents: await tradeRegisterDocumentsOf(app.db, { id: requestId, userId: row.userId }),
     signed_documents: (await signedDocumentsOf(app.db, { id: requestId, userId: row.userId })).map(({ id, kind, name, size }) => ({ id, kind, name, size })),
   };

@@ -1,12 +1,12 @@
-import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { resolveFlow } from '../../src/core/flow';
 import { TIMELINE_TYPES } from '../../src/core/timeline';
-import { payments } from '../db/schema';
+import { dossierPayments } from '../payment/billing';
+import { dossierPayment } from './ops';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { dbId } from '../lib/input-limits';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
-import { arrayOf, bool, dateTime, int, nullInt, nullStr, num, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
+import { arrayOf, bool, dateTime, int, nullInt, nullStr, obj, otherReplies, ref, replies, str } from '../lib/api-schemas';
 import { flowContext } from '../registration/model';
 import { codesOf } from '../registration/overview';
 import { serializeRequest } from '../registration/serialize';
@@ -53,7 +53,6 @@ const dossierItem = obj({
   created_at: dateTime,
 });
 const auditEntry = obj({ id: int, at: dateTime, staff_user_id: nullInt, staff_email: nullStr, action: str, request_id: nullInt, before: anything, after: anything });
-const dossierPayment = obj({ id: str, provider: str, status: str, amount: num, currency: str, created_at: dateTime, paid_at: nullStr, subscription_id: nullStr, schedule_id: nullStr });
 const dossierFile = obj({ id: int, name: str, content_type: str, size: int, created_at: dateTime, url: str });
 const dossierDetail = obj({
   dossier: dossierItem,
@@ -173,7 +172,6 @@ export default (async (app) => {
     const { request: row, user, partner } = await findDossier(app, request.params.id);
     const flow = app.flows.byType[row.registrationType as 1 | 2];
     const serialized = await serializeRequest(app.db, row, partner, resolveFlow(flow, flowContext(row, partner)));
-    const paymentRows = await app.db.select().from(payments).where(eq(payments.requestId, row.id)).orderBy(asc(payments.createdAt));
     const fileRows = await applicantFiles(app.db, user.id);
     return {
       message: '',
@@ -194,17 +192,7 @@ export default (async (app) => {
         }),
         request: serialized,
         caen_codes: await codesOf(app.db, row.formData),
-        payments: paymentRows.map((p) => ({
-          id: p.id,
-          provider: p.provider,
-          status: p.status,
-          amount: p.amountBani / 100,
-          currency: p.currency,
-          created_at: p.createdAt.toISOString(),
-          paid_at: p.paidAt?.toISOString() ?? null,
-          subscription_id: p.providerSubscriptionId,
-          schedule_id: p.providerScheduleId,
-        })),
+        payments: await dossierPayments(app.db, row.id),
         files: fileRows.map((f) => ({ id: f.id, name: f.name, content_type: f.contentType, size: f.size, created_at: f.createdAt.toISOString(), url: fileUrl(row.id, f.id) })),
         audit: await auditEntries(app.db, { requestId: row.id }),
       },
