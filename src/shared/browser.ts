@@ -15,4 +15,19 @@ export const browser = {
   close(): void {
     window.close();
   },
+  /**
+   * Saves a file the app fetched itself under `name` (downloads that need the token in a header, so no
+   * plain link): an object URL, revoked later, not at once (the browser may still be reading it).
+   */
+  save(blob: Blob, name: string): void {
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.hidden = true;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  },
 };

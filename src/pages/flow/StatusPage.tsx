@@ -3,6 +3,7 @@ import { Box, Button, Heading, HStack, List, Spinner, Stack, Text, VisuallyHidde
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { api, isApiError } from '@/shared/api/client';
+import { browser } from '@/shared/browser';
 import type { RegistrationRequest } from '@/core/api-types';
 import { isBillingTimelineType, isTimelineType, missingDocuments, type TimelineItem } from '@/core/timeline';
 import { FlashAlert } from '@/shared/components/FlashAlert';
@@ -156,17 +157,7 @@ function TimelineCard({ item, t, day }: { item: TimelineItem; t: T; day: (date: 
 
 /** Saves a file the API serves to the signed-in user only (the token goes in a header, so no plain link) under `name`. */
 async function saveFile(path: string, name: string): Promise<void> {
-  const blob = await api.fetchBlob(path);
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoked later, not at once: the browser may still be reading it.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  browser.save(await api.fetchBlob(path), name);
 }
 
 function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; t: T }) {

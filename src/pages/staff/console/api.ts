@@ -1,4 +1,5 @@
 import { apiUrl } from '@/shared/api/client';
+import { browser } from '@/shared/browser';
 import type { Envelope, MailingAddress, RegistrationRequest } from '@/core/api-types';
 import { isBillingTimelineType, type TimelineItem } from '@/core/timeline';
 import { staffFetchBlob, staffRequest } from '../api';
@@ -183,16 +184,7 @@ export const staffApi = {
   auditCsvPath: (id: number) => apiUrl('/staff/audit.csv', { dossier: id }),
 };
 
-/** Saves a file the staff API serves under `name` (through an object URL: the token is a header). */
+/** Saves a file the staff API serves under `name` (the token is a header, so no plain link). */
 export async function saveStaffFile(path: string, name: string): Promise<void> {
-  const blob = await staffApi.blob(path);
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  browser.save(await staffApi.blob(path), name);
 }
