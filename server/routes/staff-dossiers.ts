@@ -115,7 +115,7 @@ async function findDossier(app: FastifyInstance, id: number) {
  * The operator console's API (issue 18), `/api/staff/…`, for staff of role `operator` (an editor:
  * 403; no staff session, an applicant's token: 401). Every change goes through the services the
  * ops API uses (server/registration/timeline.ts, server/staff/dossier-actions.ts) and writes its
- * audit entry in the same transaction. The contract: /work/briefs/staff-api.md, README "For operators".
+ * audit entry in the same transaction. The contract: the response schemas below (/api/docs/json), README "For operators".
  */
 export default (async (app) => {
   app.addHook('onRequest', app.staffOnly('operator'));

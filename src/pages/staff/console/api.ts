@@ -109,7 +109,7 @@ export interface StaffFile {
   url: string;
 }
 
-/** `GET /api/staff/dossiers/:id` as the server answers it (/work/briefs/staff-api.md). */
+/** `GET /api/staff/dossiers/:id` as the server answers it (its response schema in server/routes/staff-dossiers.ts). */
 export interface DossierAnswer {
   dossier: DossierSummary;
   /** What the applicant's `GET /api/registration/open` answers. */
