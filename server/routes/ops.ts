@@ -18,7 +18,7 @@ import { signedDocumentsOf } from '../registration/signed-documents';
 import { dbId } from '../lib/input-limits';
 import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
 import { OPS_ACTOR } from '../staff/audit';
-import { askForMissingDocuments } from '../staff/dossier-actions';
+import { askForMissingDocuments, DOSSIER_ACTION_MESSAGES } from '../staff/dossier-actions';
 import { users } from '../db/schema';
 import { dossierPayments } from '../payment/billing';
 import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
@@ -72,18 +72,12 @@ const dossier = obj({
  */
 
 export const OPS_MESSAGES = {
+  ...DOSSIER_ACTION_MESSAGES,
   disabled: 'API-ul operatorilor este dezactivat: setează OPS_TOKEN (sau un DATA_DIR pe disc).',
   unauthorized: 'Tokenul de operator lipsește sau nu este corect.',
   notFound: (dossier: string) => `Dosarul „${dossier}” nu a fost găsit.`,
   badDossier: 'Numește dosarul prin id-ul cererii sau prin adresa de e-mail a solicitantului.',
-  added: 'Elementul a fost adăugat în istoricul dosarului.',
-  attached: 'Documentele au fost atașate dosarului.',
-  finalized: 'Dosarul a fost finalizat.',
   noSignedDocument: 'Dosarul nu are acest document semnat.',
-  tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
-  tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
-  rejected: 'Dosarul a fost respins.',
-  mailQueued: 'Mesajul către solicitant a fost pus în coada de trimitere.',
   staffAdded: 'Contul de personal a fost creat.',
   staffTaken: 'Există deja un cont de personal cu această adresă de e-mail.',
 } as const;

@@ -20,19 +20,13 @@ import {
   timelineOf,
 } from '../registration/timeline';
 import { auditCsv, auditEntries, type Actor } from '../staff/audit';
-import { askForMissingDocuments } from '../staff/dossier-actions';
+import { askForMissingDocuments, DOSSIER_ACTION_MESSAGES } from '../staff/dossier-actions';
 
 export const DOSSIER_MESSAGES = {
+  ...DOSSIER_ACTION_MESSAGES,
   notFound: 'Dosarul nu a fost găsit.',
   fileNotFound: 'Fișierul nu aparține acestui dosar.',
   unknownFlow: 'Fluxul nu există.',
-  added: 'Elementul a fost adăugat în istoricul dosarului.',
-  attached: 'Documentele au fost atașate dosarului.',
-  finalized: 'Dosarul a fost finalizat.',
-  rejected: 'Dosarul a fost respins.',
-  mailQueued: 'Mesajul către solicitant a fost pus în coada de trimitere.',
-  tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
-  tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
   message: 'Scrie ce documente lipsesc (cel mult 2000 de caractere).',
 } as const;
 

@@ -2,7 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { userLanguage } from '../lib/users';
 import { missingDocumentsMail } from '../mail/templates';
 import type { RequestRow } from '../registration/model';
+import { TRADE_REGISTER_MAX_BYTES, TRADE_REGISTER_MAX_FILES } from '../registration/timeline';
 import { recordAudit, type Actor } from './audit';
+
+/**
+ * What an operator action answers, the same through the console's API and the ops API (both call the
+ * actions here and in server/registration/timeline.ts).
+ */
+export const DOSSIER_ACTION_MESSAGES = {
+  added: 'Elementul a fost adăugat în istoricul dosarului.',
+  attached: 'Documentele au fost atașate dosarului.',
+  finalized: 'Dosarul a fost finalizat.',
+  rejected: 'Dosarul a fost respins.',
+  mailQueued: 'Mesajul către solicitant a fost pus în coada de trimitere.',
+  tooLarge: `Un fișier poate avea cel mult ${TRADE_REGISTER_MAX_BYTES / 1024 / 1024} MB.`,
+  tooMany: `Poți trimite cel mult ${TRADE_REGISTER_MAX_FILES} fișiere odată.`,
+} as const;
 
 /**
  * The operator actions that are not the timeline's (server/registration/timeline.ts holds adding

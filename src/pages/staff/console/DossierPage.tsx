@@ -179,26 +179,40 @@ function failure(error: unknown, t: ConsoleT): string {
   return t('actions.failed');
 }
 
-function UploadForm({ id, t, onDone }: { id: number; t: ConsoleT; onDone: (message: string) => Promise<void> }) {
-  const inputId = useId();
-  const input = useRef<HTMLInputElement>(null);
+/**
+ * An action's state on the dossier page: `busy` while it runs, and its failure in words (`failure`);
+ * `run` clears the last error, runs the call, and keeps what went wrong for the form to show.
+ */
+function useAction(t: ConsoleT) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const files = Array.from(input.current?.files ?? []);
-    if (!files.length) return setError(t('actions.uploadNone'));
+  const run = async (work: () => Promise<void>) => {
     setBusy(true);
     setError(null);
     try {
-      const { message } = await staffApi.attach(id, files);
-      if (input.current) input.current.value = '';
-      await onDone(message || t('actions.uploaded'));
+      await work();
     } catch (e) {
       setError(failure(e, t));
     } finally {
       setBusy(false);
     }
+  };
+  return { error, setError, busy, run };
+}
+
+function UploadForm({ id, t, onDone }: { id: number; t: ConsoleT; onDone: (message: string) => Promise<void> }) {
+  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const { error, setError, busy, run } = useAction(t);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const files = Array.from(input.current?.files ?? []);
+    if (!files.length) return setError(t('actions.uploadNone'));
+    await run(async () => {
+      const { message } = await staffApi.attach(id, files);
+      if (input.current) input.current.value = '';
+      await onDone(message || t('actions.uploaded'));
+    });
   };
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
@@ -219,22 +233,15 @@ function UploadForm({ id, t, onDone }: { id: number; t: ConsoleT; onDone: (messa
 function AskForm({ id, t, onDone }: { id: number; t: ConsoleT; onDone: (message: string) => Promise<void> }) {
   const inputId = useId();
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useAction(t);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!text.trim()) return setError(t('actions.askEmpty'));
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const { message } = await staffApi.askForDocuments(id, text.trim());
       setText('');
       await onDone(message || t('actions.asked'));
-    } catch (e) {
-      setError(failure(e, t));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
@@ -257,22 +264,15 @@ type Closing = 'finalize' | 'reject';
 
 function CloseActions({ dossier, t, onDone }: { dossier: Dossier; t: ConsoleT; onDone: (message: string) => Promise<void> }) {
   const [asking, setAsking] = useState<Closing | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, busy, run } = useAction(t);
   const closed = dossier.status === 'finalized' || dossier.status === 'rejected';
   const confirm = async () => {
     if (!asking) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const { message } = asking === 'finalize' ? await staffApi.finalize(dossier.id) : await staffApi.reject(dossier.id);
       setAsking(null);
       await onDone(message || t(asking === 'finalize' ? 'actions.finalized' : 'actions.rejected'));
-    } catch (e) {
-      setError(failure(e, t));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const titleKey = asking === 'reject' ? 'actions.confirmRejectTitle' : 'actions.confirmFinalizeTitle';
   const textKey = asking === 'reject' ? 'actions.confirmReject' : 'actions.confirmFinalize';
