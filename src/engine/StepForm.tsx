@@ -1,9 +1,8 @@
 import { withTheme, type ThemeProps } from '@rjsf/core';
-import FieldHelpTemplate from '@rjsf/chakra-ui/lib/FieldHelpTemplate/FieldHelpTemplate.js';
 import FieldTemplate from '@rjsf/chakra-ui/lib/FieldTemplate/FieldTemplate.js';
 import ObjectFieldTemplate from '@rjsf/chakra-ui/lib/ObjectFieldTemplate/ObjectFieldTemplate.js';
 import WrapIfAdditionalTemplate from '@rjsf/chakra-ui/lib/WrapIfAdditionalTemplate/WrapIfAdditionalTemplate.js';
-import { BaseInputTemplate, DescriptionFieldTemplate, FieldErrorTemplate, TitleFieldTemplate } from './templates';
+import { BaseInputTemplate, DescriptionFieldTemplate, FieldErrorTemplate, FieldHelpTemplate, TitleFieldTemplate } from './templates';
 
 /**
  * The step form: rjsf with the part of @rjsf/chakra-ui the flow files use, not the whole theme.

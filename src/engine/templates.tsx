@@ -1,15 +1,17 @@
 import { Field, Input, Text } from '@chakra-ui/react';
-import ChakraDescription from '@rjsf/chakra-ui/lib/DescriptionField/DescriptionField.js';
+import { RichDescription, RichHelp } from '@rjsf/core';
 import ChakraTitle from '@rjsf/chakra-ui/lib/TitleField/TitleField.js';
 import {
   ariaDescribedByIds,
   descriptionId,
   errorId,
   getInputProps,
+  helpId,
   labelValue,
   titleId,
   type BaseInputTemplateProps,
   type DescriptionFieldProps,
+  type FieldHelpProps,
   type FieldErrorProps,
   type TitleFieldProps,
 } from '@rjsf/utils';
@@ -24,9 +26,27 @@ export function TitleFieldTemplate(props: TitleFieldProps) {
   return <ChakraTitle {...props} />;
 }
 
-export function DescriptionFieldTemplate(props: DescriptionFieldProps) {
-  if (props.id === descriptionId(props.registry.globalFormOptions.idPrefix)) return null;
-  return <ChakraDescription {...props} />;
+/**
+ * A field's description and help as text blocks. @rjsf/chakra-ui draws both as `<sup>`, whose line
+ * height the CSS reset sets to 0: a help that wraps drew its lines on top of each other (the fiscal
+ * code step's help at 360 px, and in the staff preview's column).
+ */
+export function DescriptionFieldTemplate({ description, id, registry, uiSchema }: DescriptionFieldProps) {
+  if (id === descriptionId(registry.globalFormOptions.idPrefix) || !description) return null;
+  return (
+    <Text as="div" fontSize="md" id={id}>
+      <RichDescription description={description} registry={registry} uiSchema={uiSchema} />
+    </Text>
+  );
+}
+
+export function FieldHelpTemplate({ fieldPathId, help, registry, uiSchema }: FieldHelpProps) {
+  if (!help) return null;
+  return (
+    <Text as="div" fontSize="md" id={helpId(fieldPathId)}>
+      <RichHelp help={help} registry={registry} uiSchema={uiSchema} />
+    </Text>
+  );
 }
 
 /**
