@@ -195,6 +195,11 @@ async function measure(page: Page, port: number, origin: string, target: Target)
   );
   if (!result) throw new Error(`Lighthouse gave no result for ${target.path}`);
   const { lhr } = result;
+  // BENCH_LHR_DIR=dir: each run's whole Lighthouse report, to read what the figures came from.
+  if (process.env.BENCH_LHR_DIR) {
+    fs.mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
+    fs.writeFileSync(path.join(process.env.BENCH_LHR_DIR, `${target.path.replace(/\W+/g, '_')}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`${target.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
   return {
