@@ -60,6 +60,20 @@ test('/login: the password shows and hides with its button once the page is runn
   await expect(page.getByRole('heading', { level: 1, name: 'Ai uitat parola?' })).toBeVisible();
 });
 
+test('/login sent with Enter before its script ran: the password never goes into the address, the page comes back', async ({ page }) => {
+  // The page's scripts held back, as on a slow phone: only the prerendered form is there.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto('/login');
+  await page.getByLabel('Adresa de e-mail').fill('ana@exemplu.ro');
+  await page.getByLabel('Parola', { exact: true }).fill('parola-sigura-1');
+  await page.getByLabel('Parola', { exact: true }).press('Enter');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Bine ai revenit!' })).toBeVisible();
+  expect(requests.filter((url) => url.includes('parola-sigura-1') || url.includes('exemplu.ro'))).toEqual([]);
+});
+
 test('/register/account without a chosen type goes back to /register', async ({ page }) => {
   await page.goto('/register/account');
   await expect(page).toHaveURL(/\/register$/);
