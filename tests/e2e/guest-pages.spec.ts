@@ -108,6 +108,8 @@ interface FirstRender {
   removed: string[];
   lost: string[];
   total: number;
+  /** Elements the page's CSS did not show, taken out (repainting nothing). */
+  notShownRemoved: number;
 }
 function watchFirstRender() {
   const w = window as unknown as { firstRender?: FirstRender };
@@ -116,14 +118,18 @@ function watchFirstRender() {
     if (document.readyState !== 'interactive') return;
     const root = document.getElementById('root')!;
     const prerendered = [...root.querySelectorAll('*')].filter((el) => !isMoved(el));
+    // What the page's CSS does not show (the login banner below `lg`) is not painted: taking it out repaints nothing.
+    const notShown = new Set(prerendered.filter((el) => el.getClientRects().length === 0));
+    const shown = (el: Element) => !notShown.has(el);
     const observer = new MutationObserver((records) => {
       observer.disconnect();
       // An element taken out and put back (still connected) was moved: laid out and painted again, as new.
       const removed = records.flatMap((r) => [...r.removedNodes]).filter((n): n is Element => n instanceof Element && !isMoved(n));
       w.firstRender = {
-        removed: removed.map((el) => `${el.isConnected ? 'moved' : 'removed'}: ${el.outerHTML.slice(0, 100)}`),
-        lost: prerendered.filter((el) => !root.contains(el)).map((el) => el.outerHTML.slice(0, 100)),
+        removed: removed.filter((el) => el.isConnected || shown(el)).map((el) => `${el.isConnected ? 'moved' : 'removed'}: ${el.outerHTML.slice(0, 100)}`),
+        lost: prerendered.filter((el) => !root.contains(el) && shown(el)).map((el) => el.outerHTML.slice(0, 100)),
         total: prerendered.length,
+        notShownRemoved: removed.filter((el) => !el.isConnected && !shown(el)).length,
       };
     });
     observer.observe(root, { childList: true, subtree: true });
@@ -145,3 +151,18 @@ for (const { route, h1, ready } of RENDERED) {
     expect(firstRender.lost).toEqual([]);
   });
 }
+
+test.describe('on a phone (360 × 640)', () => {
+  test.use({ viewport: { width: 360, height: 640 } });
+
+  test('/login: the entry renders into the prerendered elements and drops the banner the phone does not show (no autoplay)', async ({ page }) => {
+    await page.addInitScript(watchFirstRender);
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Intră în cont' })).toBeVisible();
+    const firstRender = await page.waitForFunction(() => (window as unknown as { firstRender?: unknown }).firstRender).then((h) => h.jsonValue() as Promise<FirstRender>);
+    expect(firstRender.removed).toEqual([]);
+    expect(firstRender.lost).toEqual([]);
+    expect(firstRender.notShownRemoved).toBeGreaterThan(0);
+    await expect(page.locator('section[aria-roledescription]')).toHaveCount(0);
+  });
+});
