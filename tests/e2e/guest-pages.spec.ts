@@ -74,6 +74,27 @@ test('/login sent with Enter before its script ran: the password never goes into
   expect(requests.filter((url) => url.includes('parola-sigura-1') || url.includes('exemplu.ro'))).toEqual([]);
 });
 
+test('/login: what was typed before the script ran is still there after it ran, and is what gets sent', async ({ page }) => {
+  // The page's scripts held back until the applicant has typed, as on a slow phone.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.addInitScript(watchFirstRender);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByLabel('Adresa de e-mail').fill('ana@exemplu.ro');
+  await page.getByLabel('Parola', { exact: true }).fill('parola-sigura-1');
+  release();
+  await firstRender(page);
+  await expect(page.getByLabel('Adresa de e-mail')).toHaveValue('ana@exemplu.ro');
+  await expect(page.getByLabel('Parola', { exact: true })).toHaveValue('parola-sigura-1');
+  const sent = page.waitForRequest((request) => request.url().endsWith('/api/login') && request.method() === 'POST');
+  await page.getByRole('button', { name: 'Intră în cont' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ email: 'ana@exemplu.ro', password: 'parola-sigura-1' });
+});
+
 test('/register/account without a chosen type goes back to /register', async ({ page }) => {
   await page.goto('/register/account');
   await expect(page).toHaveURL(/\/register$/);
