@@ -4,6 +4,8 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createI18n, setLanguage } from './shared/i18n';
 import { DEFAULT_LANGUAGE, storedLanguage } from './shared/language';
 import { AppProviders } from './shared/providers';
+import { adoptShellGlobalStyles } from './shared/shell';
+import { system } from './shared/theme';
 import { routes } from './app/routes';
 
 /**
@@ -11,6 +13,8 @@ import { routes } from './app/routes';
  * their own with a light entry (src/guest/), loaded when the browser opens them; the app still shows
  * them when it navigates there itself (after a sign-out, or a 401), with the same components.
  */
+// A step page's shell brought Chakra's global CSS: <ChakraProvider> neither builds nor renders it again.
+if (adoptShellGlobalStyles()) Object.assign(system, { _globalInDocument: true });
 const i18n = createI18n();
 const router = createBrowserRouter(routes);
 // English, when chosen (src/shared/language.ts), is loaded before the first render: no Romanian flashes by.
