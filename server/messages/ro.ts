@@ -13,6 +13,9 @@ export interface PhasesText {
   n: number;
 }
 
+/** Romanian's plural forms (Intl): one (1), few (0, 2–19, …), other (20 and up, with "de"). */
+const ROMANIAN_PLURAL = new Intl.PluralRules('ro');
+
 export const ro = {
   locale: 'ro-RO' as string,
   languageSaved: 'Limba a fost salvată.' as string,
@@ -115,7 +118,10 @@ export const ro = {
       /** "130 lei/lună în primele 3 luni, apoi 72 lei/lună" */
       phases: ({ intro, then, unit, interval, n }: PhasesText): string => {
         const per = interval === 'year' ? 'an' : 'lună';
-        const span = interval === 'year' ? (n === 1 ? 'în primul an' : `în primii ${n} ani`) : n === 1 ? 'în prima lună' : `în primele ${n} luni`;
+        // Romanian's plural forms: 1, then 2–19 ("3 luni"), then 20 and up with "de" ("24 de luni").
+        const form = ROMANIAN_PLURAL.select(n);
+        const de = form === 'other' ? 'de ' : '';
+        const span = interval === 'year' ? (form === 'one' ? 'în primul an' : `în primii ${n} ${de}ani`) : form === 'one' ? 'în prima lună' : `în primele ${n} ${de}luni`;
         return `${intro} ${unit}/${per} ${span}, apoi ${then} ${unit}/${per}`;
       },
     },

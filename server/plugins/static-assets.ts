@@ -14,6 +14,11 @@ export const COMPRESS_THRESHOLD = 1024;
 const COMPRESSIBLE = /\.(?:m?js|css|html|svg|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
 const ONE_YEAR = 'public, max-age=31536000, immutable';
 
+/** A path the app's pages answer (not the API, not a built file), safe as a Location: no `//` or `\\` that a browser reads as another host. */
+export function isPagePath(url: string): boolean {
+  return /^\/(?![/\\])[^\\]*$/.test(url) && !url.startsWith('/api/') && !url.startsWith('/assets/');
+}
+
 /** The encoding a request accepts, brotli first, by its Accept-Encoding (`q=0` refuses one). */
 export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
   const accepted = new Map<string, number>();
@@ -95,6 +100,12 @@ export const staticAssets = fp(
 
     app.setNotFoundHandler((request, reply) => {
       const url = request.url.split('?')[0];
+      // A form sent by the browser itself (Enter on a prerendered page before its script ran: the
+      // forms say method="post", so nothing typed goes into an address): back to the page, whose
+      // script then takes the form. The fields are never read.
+      if (request.method === 'POST' && hasStatic && isPagePath(url) && /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(request.headers['content-type'] ?? '')) {
+        return reply.code(303).header('Location', url).header('Cache-Control', 'no-store').send();
+      }
       if (url.startsWith('/api/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasStatic) {
         return reply.code(404).send({ message: 'Resursa nu a fost găsită.', payload: null });
       }

@@ -60,6 +60,27 @@ export function renderGuestPage(route: string, Page: ComponentType): void {
   // to <head> (the image is requested already), else Preact, whose first element would not be the
   // container's first node, would move (re-insert, so lay out and paint again) every element after it.
   for (const link of container.querySelectorAll(':scope > link')) document.head.appendChild(link);
+  const typed = typedValues(container);
   // The guest build aliases `react` to preact/compat: the tree is Preact's vnodes, typed as React's.
   render(guestTree(<Page />) as unknown as ComponentChild, container);
+  giveBack(typed);
+}
+
+/** The text fields of the prerendered page that hold something: typed before the script ran. */
+function typedValues(container: HTMLElement): Map<HTMLInputElement | HTMLTextAreaElement, string> {
+  const fields = container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('textarea, input:not([type]), input[type=text], input[type=email], input[type=password], input[type=tel], input[type=search], input[type=url], input[type=number]');
+  return new Map([...fields].filter((field) => field.value !== '').map((field) => [field, field.value]));
+}
+
+/**
+ * The first render sets each controlled field to its state's value (empty), wiping what the applicant
+ * typed while the script loaded (a slow phone: seconds). Each such field gets its text back as if typed
+ * now (an `input` event), so the page's state holds it too and it is what the form sends.
+ */
+function giveBack(typed: Map<HTMLInputElement | HTMLTextAreaElement, string>): void {
+  for (const [field, value] of typed) {
+    if (!field.isConnected || field.value === value) continue;
+    field.value = value;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  }
 }

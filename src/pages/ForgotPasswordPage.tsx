@@ -46,7 +46,7 @@ export function ForgotPasswordPage() {
       {sent ? (
         <FlashAlert status="success">{sent}</FlashAlert>
       ) : (
-        <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <form ref={formRef} method="post" onSubmit={onSubmit} noValidate aria-busy={busy}>
           <Stack gap="5">
             <Text color="fg.muted">{t('forgot.intro')}</Text>
             {errors.flash && !emailError && <FlashAlert>{errors.flash}</FlashAlert>}

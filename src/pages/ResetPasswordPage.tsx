@@ -94,7 +94,7 @@ export function ResetPasswordPage() {
           <AppLink to={STATIC_ROUTES.login}>{t('reset.toLogin')}</AppLink>
         </>
       ) : (
-        <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <form ref={formRef} method="post" onSubmit={onSubmit} noValidate aria-busy={busy}>
           <Stack gap="5">
             {(errors.otherErrors.length > 0 || (errors.flash && !errors.hasFieldErrors)) && (
               <FlashAlert>

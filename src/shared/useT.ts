@@ -24,3 +24,11 @@ export function usePageTitle(title: string): void {
     document.title = full;
   }, [full]);
 }
+
+/** Romanian's plural forms: one (1), few (0, 2–19, 101–119, …), other (20, 21, …: "de luni"); English's two fit in them. */
+const ROMANIAN_PLURAL = new Intl.PluralRules('ro');
+
+/** "în prima lună", "în primele 3 luni", "în primele 24 de luni" (or the English: "for the first 3 months"). */
+export function firstMonths(t: T, n: number): string {
+  return t(`common:firstMonths.${ROMANIAN_PLURAL.select(n)}`, { n });
+}

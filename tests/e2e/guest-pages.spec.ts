@@ -60,6 +60,41 @@ test('/login: the password shows and hides with its button once the page is runn
   await expect(page.getByRole('heading', { level: 1, name: 'Ai uitat parola?' })).toBeVisible();
 });
 
+test('/login sent with Enter before its script ran: the password never goes into the address, the page comes back', async ({ page }) => {
+  // The page's scripts held back, as on a slow phone: only the prerendered form is there.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto('/login');
+  await page.getByLabel('Adresa de e-mail').fill('ana@exemplu.ro');
+  await page.getByLabel('Parola', { exact: true }).fill('parola-sigura-1');
+  await page.getByLabel('Parola', { exact: true }).press('Enter');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Bine ai revenit!' })).toBeVisible();
+  expect(requests.filter((url) => url.includes('parola-sigura-1') || url.includes('exemplu.ro'))).toEqual([]);
+});
+
+test('/login: what was typed before the script ran is still there after it ran, and is what gets sent', async ({ page }) => {
+  // The page's scripts held back until the applicant has typed, as on a slow phone.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.addInitScript(watchFirstRender);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByLabel('Adresa de e-mail').fill('ana@exemplu.ro');
+  await page.getByLabel('Parola', { exact: true }).fill('parola-sigura-1');
+  release();
+  await firstRender(page);
+  await expect(page.getByLabel('Adresa de e-mail')).toHaveValue('ana@exemplu.ro');
+  await expect(page.getByLabel('Parola', { exact: true })).toHaveValue('parola-sigura-1');
+  const sent = page.waitForRequest((request) => request.url().endsWith('/api/login') && request.method() === 'POST');
+  await page.getByRole('button', { name: 'Intră în cont' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ email: 'ana@exemplu.ro', password: 'parola-sigura-1' });
+});
+
 test('/register/account without a chosen type goes back to /register', async ({ page }) => {
   await page.goto('/register/account');
   await expect(page).toHaveURL(/\/register$/);
@@ -94,26 +129,47 @@ interface FirstRender {
   removed: string[];
   lost: string[];
   total: number;
+  /** Elements the page's CSS did not show, taken out (repainting nothing). */
+  notShownRemoved: number;
 }
+/**
+ * Watches the root from the moment the prerendered document is parsed and keeps, as `firstRender`, what
+ * the page's first render did to the prerendered elements. Its modules run in one task (emotion then
+ * moves the prerendered <style>s to <head>: a batch of style moves only), the render in the next
+ * (src/guest/start.ts): one synchronous render, so one batch of records, the first that touches
+ * anything but styles.
+ */
 function watchFirstRender() {
   const w = window as unknown as { firstRender?: FirstRender };
   const isMoved = (el: Element) => ['STYLE', 'LINK'].includes(el.tagName); // emotion's styles and React's hoisted preload go to <head>
+  const onlyStyles = (records: MutationRecord[]) =>
+    records.every((r) => [...r.addedNodes, ...r.removedNodes].every((n) => n instanceof Element && isMoved(n)));
   document.addEventListener('readystatechange', () => {
     if (document.readyState !== 'interactive') return;
     const root = document.getElementById('root')!;
     const prerendered = [...root.querySelectorAll('*')].filter((el) => !isMoved(el));
+    // What the page's CSS does not show (the login banner below `lg`) is not painted: taking it out repaints nothing.
+    const notShown = new Set(prerendered.filter((el) => el.getClientRects().length === 0));
+    const shown = (el: Element) => !notShown.has(el);
     const observer = new MutationObserver((records) => {
+      if (onlyStyles(records)) return;
       observer.disconnect();
       // An element taken out and put back (still connected) was moved: laid out and painted again, as new.
       const removed = records.flatMap((r) => [...r.removedNodes]).filter((n): n is Element => n instanceof Element && !isMoved(n));
       w.firstRender = {
-        removed: removed.map((el) => `${el.isConnected ? 'moved' : 'removed'}: ${el.outerHTML.slice(0, 100)}`),
-        lost: prerendered.filter((el) => !root.contains(el)).map((el) => el.outerHTML.slice(0, 100)),
+        removed: removed.filter((el) => el.isConnected || shown(el)).map((el) => `${el.isConnected ? 'moved' : 'removed'}: ${el.outerHTML.slice(0, 100)}`),
+        lost: prerendered.filter((el) => !root.contains(el) && shown(el)).map((el) => el.outerHTML.slice(0, 100)),
         total: prerendered.length,
+        notShownRemoved: removed.filter((el) => !el.isConnected && !shown(el)).length,
       };
     });
     observer.observe(root, { childList: true, subtree: true });
   });
+}
+
+/** What the first render did to the prerendered elements. */
+async function firstRender(page: Page): Promise<FirstRender> {
+  return page.waitForFunction(() => (window as unknown as { firstRender?: unknown }).firstRender).then((h) => h.jsonValue() as Promise<FirstRender>);
 }
 
 const RENDERED = [...PAGES, { route: '/register/account', h1: 'Datele contului tău', ready: (page: Page) => page.getByRole('button', { name: 'Vreau cont Ghișeu' }) }];
@@ -125,9 +181,24 @@ for (const { route, h1, ready } of RENDERED) {
     await page.goto(route);
     await expect(ready(page)).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: h1 })).toBeVisible();
-    const firstRender = await page.waitForFunction(() => (window as unknown as { firstRender?: unknown }).firstRender).then((h) => h.jsonValue() as Promise<FirstRender>);
-    expect(firstRender.total).toBeGreaterThan(10);
-    expect(firstRender.removed).toEqual([]);
-    expect(firstRender.lost).toEqual([]);
+    const render = await firstRender(page);
+    expect(render.total).toBeGreaterThan(10);
+    expect(render.removed).toEqual([]);
+    expect(render.lost).toEqual([]);
   });
 }
+
+test.describe('on a phone (360 × 640)', () => {
+  test.use({ viewport: { width: 360, height: 640 } });
+
+  test('/login: the entry renders into the prerendered elements and drops the banner the phone does not show (no autoplay)', async ({ page }) => {
+    await page.addInitScript(watchFirstRender);
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Intră în cont' })).toBeVisible();
+    const render = await firstRender(page);
+    expect(render.removed).toEqual([]);
+    expect(render.lost).toEqual([]);
+    expect(render.notShownRemoved).toBeGreaterThan(0);
+    await expect(page.locator('section[aria-roledescription]')).toHaveCount(0);
+  });
+});

@@ -31,6 +31,14 @@ describe('guest pages prerendered at build time', () => {
     }
   });
 
+  it('a form sent before the page script ran goes by POST: nothing typed (the password) ends up in the address', async () => {
+    for (const route of ['/login', '/register/account', '/password/forgot']) {
+      const forms = [...(await renderRoute(route)).matchAll(/<form\b[^>]*>/g)].map((m) => m[0]);
+      expect(forms.length, route).toBeGreaterThan(0);
+      for (const form of forms) expect(form, route).toMatch(/\smethod="post"/);
+    }
+  });
+
   it('every prerendered page is one of these (a page prerendered without a test could show nothing)', () => {
     expect(ROUTE_PAGES.filter((p) => p.prerender).map((p) => p.route)).toEqual(['/login', '/register', '/register/account', '/password/forgot']);
   });

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { partnerPrices, payments, timelineItems } from '../../server/db/schema';
+import { phasesText } from '../../server/payment/billing';
 import { auth, mailsTo, placeAtStep, registerUser, requestRowOf, testApp, type RegisteredUser } from './helpers';
 import { FAKE_PERIOD_START, FakeStripe } from './fake-stripe';
 
@@ -33,6 +34,23 @@ const timelineOf = async (app: FastifyInstance, user: RegisteredUser) => {
   return app.db.select().from(timelineItems).where(eq(timelineItems.requestId, row.id));
 };
 const receipts = async (app: FastifyInstance, user: RegisteredUser) => (await mailsTo(app, user.email)).filter((m) => m.subject === RECEIPT_SUBJECT);
+
+describe('the receipt’s billing text, by the length of the introductory phase (Romanian plural forms)', () => {
+  const price = (introMonths: number, interval: 'month' | 'year' = 'month') => ({ amountBani: 13000, currency: 'ron', interval, introMonths, thenAmountBani: 7200 });
+  it.each([
+    [1, '130 lei/lună în prima lună, apoi 72 lei/lună', '130 lei/month for the first month, then 72 lei/month'],
+    [3, '130 lei/lună în primele 3 luni, apoi 72 lei/lună', '130 lei/month for the first 3 months, then 72 lei/month'],
+    [24, '130 lei/lună în primele 24 de luni, apoi 72 lei/lună', '130 lei/month for the first 24 months, then 72 lei/month'],
+  ])('%i month(s)', (months, romanian, english) => {
+    expect(phasesText(price(months))).toBe(romanian);
+    expect(phasesText(price(months), 'en')).toBe(english);
+  });
+  it('years', () => {
+    expect(phasesText(price(1, 'year'))).toBe('130 lei/an în primul an, apoi 72 lei/an');
+    expect(phasesText(price(2, 'year'))).toBe('130 lei/an în primii 2 ani, apoi 72 lei/an');
+    expect(phasesText(price(20, 'year'))).toBe('130 lei/an în primii 20 de ani, apoi 72 lei/an');
+  });
+});
 
 describe('the 130 → 72 plan in the seed data', () => {
   let app: FastifyInstance;

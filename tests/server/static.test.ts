@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testApp } from './helpers';
+import { isPagePath } from '../../server/plugins/static-assets';
 
 /** The built browser app served by the same server as the API (npm start). */
 let app: FastifyInstance;
@@ -45,5 +46,31 @@ describe('the browser app', () => {
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json()).toEqual({ message: 'Resursa nu a fost găsită.', payload: null });
     }
+  });
+
+  it('a form the browser sent itself to a page (before the page script ran) goes back to the page, 303, its fields unread', async () => {
+    for (const [url, type] of [
+      ['/login', 'application/x-www-form-urlencoded'],
+      ['/register/account', 'application/x-www-form-urlencoded; charset=UTF-8'],
+      ['/password/forgot?x=1', 'multipart/form-data; boundary=b'],
+    ] as const) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': type }, payload: type.startsWith('multipart') ? '--b--\r\n' : 'email=ana%40exemplu.ro&password=parola-sigura-1' });
+      expect(res.statusCode, url).toBe(303);
+      expect(res.headers.location).toBe(url.split('?')[0]);
+      expect(res.body).toBe('');
+    }
+    // Never to another host (a path a browser reads as one), never for the API or JSON bodies.
+    for (const [url, type] of [
+      ['//evil.example/login', 'application/x-www-form-urlencoded'],
+      ['/api/nu-exista', 'application/x-www-form-urlencoded'],
+      ['/login', 'application/json'],
+    ] as const) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': type }, payload: type === 'application/json' ? '{}' : 'a=b' });
+      expect(res.statusCode, `${url} ${res.headers.location}`).toBe(404);
+      expect(res.headers.location).toBeUndefined();
+    }
+    // `/\\host` is read as `//host` by browsers (inject parses it so before the app sees it).
+    expect(['/login', '/register/account', '/infiintare-pfa/3'].every(isPagePath)).toBe(true);
+    expect(['//evil.example/x', '/\\evil.example/x', '/a\\b', '/api/x', '/assets/a.js', 'login'].some(isPagePath)).toBe(false);
   });
 });

@@ -6,6 +6,19 @@ import { findH1, invalid, makeUser, mockApi, ok, renderApp } from './helpers';
 
 const WRONG = 'Datele de autentificare sunt incorecte.';
 
+/** matchMedia as a screen `width` px wide sees it (min-width queries in px or rem); gives the old one back. */
+function matchWidth(width: number): () => void {
+  const original = window.matchMedia;
+  window.matchMedia = ((query: string) => {
+    const min = /min-width:\s*([\d.]+)(px|rem|em)/.exec(query);
+    const matches = min ? width >= Number(min[1]) * (min[2] === 'px' ? 1 : 16) : false;
+    return { matches, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false };
+  }) as typeof window.matchMedia;
+  return () => {
+    window.matchMedia = original;
+  };
+}
+
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email = 'ana@example.ro', password = 'secret1') {
   await user.type(await screen.findByLabelText('Adresa de e-mail'), email);
   await user.type(await screen.findByLabelText('Parola'), password);
@@ -13,20 +26,38 @@ async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email =
 }
 
 describe('login page', () => {
-  it('shows the welcome title, the fields, the links and the banner slider', async () => {
+  it('shows the welcome title, the fields, the links and, on a wide screen, the banner slider', async () => {
     mockApi();
-    renderApp('/login');
-    expect((await findH1()).textContent).toBe('Bine ai revenit!');
-    await waitFor(() => expect(screen.getByLabelText('Adresa de e-mail').getAttribute('type')).toBe('email'));
-    const password = await screen.findByLabelText('Parola');
-    expect(password.getAttribute('type')).toBe('password');
-    await waitFor(() => expect(screen.getByRole('link', { name: 'Ai uitat parola?' }).getAttribute('href')).toBe('/password/forgot'));
-    await waitFor(() => expect(screen.getByRole('link', { name: 'Creează-ți unul acum' }).getAttribute('href')).toBe('/register'));
-    // Hidden on narrow screens (jsdom matches no breakpoint), so query hidden elements too.
-    const slider = await screen.findByRole('region', { name: 'Ce poți face cu Ghișeu', hidden: true });
-    await waitFor(() => expect(within(slider).getAllByRole('group', { hidden: true })).toHaveLength(3));
-    expect(within(slider).queryByRole('button', { name: /următor|anterior|next|prev/i, hidden: true })).toBeNull();
-    await waitFor(() => expect(within(slider).getAllByRole('button', { name: /Arată diapozitivul/, hidden: true })).toHaveLength(3));
+    const restore = matchWidth(1280);
+    try {
+      renderApp('/login');
+      expect((await findH1()).textContent).toBe('Bine ai revenit!');
+      await waitFor(() => expect(screen.getByLabelText('Adresa de e-mail').getAttribute('type')).toBe('email'));
+      const password = await screen.findByLabelText('Parola');
+      expect(password.getAttribute('type')).toBe('password');
+      await waitFor(() => expect(screen.getByRole('link', { name: 'Ai uitat parola?' }).getAttribute('href')).toBe('/password/forgot'));
+      await waitFor(() => expect(screen.getByRole('link', { name: 'Creează-ți unul acum' }).getAttribute('href')).toBe('/register'));
+      // jsdom applies no media query to the CSS (the panel's `display: none` below lg), so query hidden elements too.
+      const slider = await screen.findByRole('region', { name: 'Ce poți face cu Ghișeu', hidden: true });
+      await waitFor(() => expect(within(slider).getAllByRole('group', { hidden: true })).toHaveLength(3));
+      expect(within(slider).queryByRole('button', { name: /următor|anterior|next|prev/i, hidden: true })).toBeNull();
+      await waitFor(() => expect(within(slider).getAllByRole('button', { name: /Arată diapozitivul/, hidden: true })).toHaveLength(3));
+    } finally {
+      restore();
+    }
+  });
+
+  it('on a phone, neither renders the banner slider nor runs its autoplay', async () => {
+    mockApi();
+    const restore = matchWidth(360);
+    try {
+      renderApp('/login');
+      await findH1();
+      await screen.findByRole('button', { name: 'Intră în cont' });
+      expect(screen.queryByRole('region', { name: 'Ce poți face cu Ghișeu', hidden: true })).toBeNull();
+    } finally {
+      restore();
+    }
   });
 
   it('toggles the password visibility with an accessible button', async () => {

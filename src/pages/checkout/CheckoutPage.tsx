@@ -5,7 +5,7 @@ import { api, isApiError } from '@/shared/api/client';
 import { browser } from '@/shared/browser';
 import { FlashAlert } from '@/shared/components/FlashAlert';
 import { PageLayout } from '@/shared/components/PageLayout';
-import { usePageTitle, useT } from '@/shared/useT';
+import { firstMonths, usePageTitle, useT } from '@/shared/useT';
 
 /** `GET /api/checkout/:id`: what the built-in checkout shows. */
 interface Checkout {
@@ -108,7 +108,7 @@ export function CheckoutPage() {
                     {checkout.phases.map((phase, i) => (
                       <List.Item key={i}>
                         {phase.intervals !== null
-                          ? t('checkout.phaseIntro', { price: money(phase.amount), months: phase.intervals })
+                          ? t('checkout.phaseIntro', { price: money(phase.amount), firstMonths: firstMonths(t, phase.intervals) })
                           : t('checkout.phaseThen', { price: money(phase.amount), month: phasesBefore(checkout.phases ?? [], i) + 1 })}
                       </List.Item>
                     ))}

@@ -8,7 +8,7 @@ import type { RegistrationRequest } from '@/core/api-types';
 import { isBillingTimelineType, isTimelineType, missingDocuments, type TimelineItem } from '@/core/timeline';
 import { FlashAlert } from '@/shared/components/FlashAlert';
 import { useFlowProgress } from '@/shared/flow-progress';
-import { usePageTitle, useT, type T } from '@/shared/useT';
+import { firstMonths, usePageTitle, useT, type T } from '@/shared/useT';
 
 /** How often the page asks for the request again (spec 001 §9: polling every 5000 ms). */
 export const STATUS_POLL_MS = 5000;
@@ -90,7 +90,7 @@ function describe(item: TimelineItem, t: T, day: (date: string | null | undefine
     case 'finalized':
       return { title: t(key('title')), tone: 'success', lines: [t(key('text'))] };
     case 'payment_received': {
-      const phases = item.intro_months && item.then_amount !== null ? [t(key('phases'), { intro: money(item.amount, item.currency), months: item.intro_months, then: money(item.then_amount, item.currency) })] : [];
+      const phases = item.intro_months && item.then_amount !== null ? [t(key('phases'), { intro: money(item.amount, item.currency), firstMonths: firstMonths(t, item.intro_months), then: money(item.then_amount, item.currency) })] : [];
       return { title: t(key('title')), tone: 'success', lines: [t(key('amount'), { amount: money(item.amount, item.currency) }), ...phases, t(key('receipt'))] };
     }
     case 'payment_failed':

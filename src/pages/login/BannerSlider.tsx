@@ -1,5 +1,6 @@
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Box, Heading, HStack, IconButton, Text, chakra } from '@chakra-ui/react';
+import { useMediaQuery } from '@/shared/useMediaQuery';
 import { useT } from '@/shared/useT';
 import { PauseIcon, PlayIcon } from '@/shared/components/icons';
 
@@ -9,25 +10,6 @@ export const SLIDER_SPEED_MS = 400;
 export const SLIDER_MAX_WIDTH = 800;
 const SLIDE_KEYS = ['s1', 's2', 's3'] as const;
 
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-const hasMatchMedia = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
-
-function subscribeReducedMotion(onChange: () => void): () => void {
-  if (!hasMatchMedia()) return () => {};
-  const list = window.matchMedia(REDUCED_MOTION);
-  list.addEventListener?.('change', onChange);
-  return () => list.removeEventListener?.('change', onChange);
-}
-
-/** The user's reduced-motion preference; `false` in the HTML prerendered at build time (then the browser's). */
-function usePrefersReducedMotion(): boolean {
-  return useSyncExternalStore(
-    subscribeReducedMotion,
-    () => hasMatchMedia() && window.matchMedia(REDUCED_MOTION).matches,
-    () => false,
-  );
-}
-
 /**
  * Three slides about the product. Autoplay pauses while hovered or focused, can be paused with a
  * button (WCAG 2.2.2) and is off when the user prefers reduced motion; after the last slide it
@@ -36,7 +18,8 @@ function usePrefersReducedMotion(): boolean {
 export function BannerSlider() {
   const t = useT('auth');
   const id = useId();
-  const reducedMotion = usePrefersReducedMotion();
+  // `false` in the HTML prerendered at build time, then the browser's.
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)', false);
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);

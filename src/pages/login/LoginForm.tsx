@@ -76,7 +76,7 @@ export function LoginForm(props: LoginFormProps) {
   }
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={busy}>
+    <form ref={formRef} method="post" onSubmit={onSubmit} noValidate aria-busy={busy}>
       <Stack gap="5">
         {errors.flash && (
           <FlashAlert>

@@ -1,6 +1,7 @@
-import { Box, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Flex, HStack, Heading, Stack, Text, useChakraContext } from '@chakra-ui/react';
 import { BrandMark, SiteFooter } from '@/shared/components/Brand';
 import { LanguageSwitch } from '@/shared/components/LanguageSwitch';
+import { useMediaQuery } from '@/shared/useMediaQuery';
 import { usePageTitle, useT } from '@/shared/useT';
 import { BannerSlider } from './BannerSlider';
 import { LoginForm, type LoginFormProps } from './LoginForm';
@@ -9,6 +10,9 @@ import { LoginForm, type LoginFormProps } from './LoginForm';
 export function LoginLayout({ subtitle, form }: { subtitle: string; form: LoginFormProps }) {
   const t = useT('auth');
   usePageTitle(t('login.pageTitle'));
+  // The banner is drawn on wide screens only (a phone neither renders it nor runs its autoplay). The
+  // HTML prerendered at build time has it, hidden below `lg` by its CSS until the script runs.
+  const wide = useMediaQuery(useChakraContext().breakpoints.up('lg').replace(/^@media\s+/, ''), true);
   return (
     <Flex direction="column" minH="100dvh">
       <Flex as="main" id="main" tabIndex={-1} outline="none" flex="1" align="stretch">
@@ -27,19 +31,21 @@ export function LoginLayout({ subtitle, form }: { subtitle: string; form: LoginF
             <LoginForm {...form} />
           </Stack>
         </Flex>
-        <Flex
-          display={{ base: 'none', lg: 'flex' }}
-          flex="1"
-          align="center"
-          justify="center"
-          bg="brand.50"
-          px="10"
-          py="12"
-        >
-          <Box w="full" maxW="800px">
-            <BannerSlider />
-          </Box>
-        </Flex>
+        {wide && (
+          <Flex
+            display={{ base: 'none', lg: 'flex' }}
+            flex="1"
+            align="center"
+            justify="center"
+            bg="brand.50"
+            px="10"
+            py="12"
+          >
+            <Box w="full" maxW="800px">
+              <BannerSlider />
+            </Box>
+          </Flex>
+        )}
       </Flex>
       <SiteFooter />
     </Flex>

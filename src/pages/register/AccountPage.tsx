@@ -207,7 +207,7 @@ export function AccountPage() {
           {t('account.referral', { code: referral })}
         </Text>
       )}
-      <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <form ref={formRef} method="post" onSubmit={onSubmit} noValidate aria-busy={busy}>
         <Stack gap="5">
           {errors.flash && (
             <FlashAlert>

@@ -1,6 +1,6 @@
 import { pricePhases } from '@/core/billing';
 import type { PlanPrice } from '@/core/api-types';
-import type { T } from '@/shared/useT';
+import { firstMonths, type T } from '@/shared/useT';
 
 const amountFormat = new Intl.NumberFormat('ro-RO', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
@@ -17,5 +17,5 @@ export function planPriceLabel(price: PlanPrice, t: T): string {
     });
   const phases = pricePhases(price);
   if (phases.length === 1) return per(phases[0].amount);
-  return t('account.priceIntro', { intro: per(phases[0].amount), months: phases[0].intervals, then: per(phases[1].amount) });
+  return t('account.priceIntro', { intro: per(phases[0].amount), firstMonths: firstMonths(t, phases[0].intervals ?? 1), then: per(phases[1].amount) });
 }

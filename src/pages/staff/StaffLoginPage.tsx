@@ -66,7 +66,7 @@ export function StaffLoginPage() {
         </Heading>
         <Text color="fg.muted">{t('login.subtitle')}</Text>
       </Stack>
-      <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <form ref={formRef} method="post" onSubmit={onSubmit} noValidate aria-busy={busy}>
         <Stack gap="5">
           {errors.flash && (
             <FlashAlert>
