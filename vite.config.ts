@@ -1,18 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { stepValidators } from './scripts/vite-plugin-step-validators.ts';
 import { precompress } from './scripts/vite-plugin-precompress.ts';
-import { chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
+import { chakraGlobalFromPage, chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
 import { routePages } from './scripts/vite-plugin-route-pages.ts';
 import { rjsfMarkdownOnlyWhenUsed } from './scripts/vite-plugin-rjsf-markdown.ts';
+
+/**
+ * The browser build's Chakra builds its global CSS only when it renders it: a step page's prerendered
+ * shell carries that CSS already, and the app then neither builds nor serializes it again
+ * (src/shared/shell.ts `adoptShellGlobalStyles`; issue 14, the steps' TBT). Not in the SSR prerender
+ * build or the tests, where Chakra is not bundled.
+ */
+function chakraGlobalInStepShells(): Plugin {
+  return { ...chakraGlobalFromPage(), apply: (_config, env) => env.command === 'build' && !env.isSsrBuild };
+}
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
 export default defineConfig({
   // One alias for the browser layers (src/shared, src/engine, src/pages, src/app): `@/shared/session`, not `../../app/session`.
   resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
-  plugins: [react(), stepValidators(), chakraSystemForRjsf(), rjsfMarkdownOnlyWhenUsed(), routePages(), precompress()],
+  plugins: [react(), stepValidators(), chakraSystemForRjsf(), chakraGlobalInStepShells(), rjsfMarkdownOnlyWhenUsed(), routePages(), precompress()],
   build: {
     outDir: 'dist',
     // Maps without a sourceMappingURL comment, moved to build/sourcemaps/ (never served) by precompress().

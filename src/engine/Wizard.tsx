@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack } from '@chakra-ui/react';
 import { routePath } from '@/core/routes';
@@ -51,11 +51,14 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
     let live = true;
     (initialRequest ?? api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)).then(
       // The current step's validator and widgets arrive before its first render: one render, not three.
+      // In a transition, as the app's first render (src/main.tsx): React renders the step (rjsf, the
+      // widgets' Chakra trees) in slices of ~5 ms instead of one long task (issue 14, TBT); the page's
+      // shell stays on screen until that render is committed.
       async (r) => {
         await preloadCurrentStep(flow, r);
-        if (live) setRequest(r);
+        if (live) startTransition(() => setRequest(r));
       },
-      () => live && setFailed(true),
+      () => live && startTransition(() => setFailed(true)),
     );
     return () => {
       live = false;

@@ -26,3 +26,19 @@ export function revealUnlessAt(pathname: string): void {
   const route = shellRoute();
   if (route !== null && route !== pathname.replace(/(.)\/+$/, '$1')) revealApp();
 }
+
+/**
+ * Moves the shell's prerendered global styles (`css-global`: Chakra's reset, global styles and a CSS
+ * variable per token, and the cascade layers' order) into <head>, where they outlive the shell, and
+ * says whether there were any. The app then tells its Chakra system its global CSS is in the page
+ * (`_globalInDocument`, src/main.tsx): the browser build (vite.config.ts) builds that CSS only when
+ * `<ChakraProvider>` renders it, which it then does not (about 20 KB of CSS neither built, serialized
+ * nor hashed while the step page starts: issue 14, TBT).
+ */
+export function adoptShellGlobalStyles(): boolean {
+  if (typeof document === 'undefined') return false;
+  const styles = document.querySelectorAll('#shell style[data-emotion^="css-global "]');
+  const firstInHead = document.head.querySelector('style[data-emotion]');
+  for (const style of styles) document.head.insertBefore(style, firstInHead);
+  return styles.length > 0;
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { revealApp, revealUnlessAt, shellRoute } from '@/shared/shell';
+import { adoptShellGlobalStyles, revealApp, revealUnlessAt, shellRoute } from '@/shared/shell';
 
 /** The body of a step page as the server sends it (scripts/prerender.ts withStepShell). */
 function stepPage(route: string) {
@@ -10,6 +10,7 @@ function stepPage(route: string) {
 describe('the step shell hand-over', () => {
   afterEach(() => {
     document.body.innerHTML = '';
+    document.head.innerHTML = '';
   });
 
   it('stays while the app is at the shell’s own step (with or without a trailing slash)', () => {
@@ -38,5 +39,25 @@ describe('the step shell hand-over', () => {
     revealApp();
     revealApp();
     expect(root.hidden).toBe(false);
+  });
+
+  it('keeps the shell’s global styles in <head>, before the page’s other styles, once the shell has gone', () => {
+    document.head.innerHTML = '<style data-emotion="css 1abc">.css-1abc{}</style>';
+    stepPage('/infiintare-pfa/7');
+    const shell = document.getElementById('shell')!;
+    shell.insertAdjacentHTML(
+      'afterbegin',
+      '<style data-emotion="css-global layers">@layer reset, base;</style><style data-emotion="css-global tokens">:where(:root){--chakra-colors-red-500:#ef4444}</style><style data-emotion="css 2def">.css-2def{}</style>',
+    );
+    expect(adoptShellGlobalStyles()).toBe(true);
+    revealApp();
+    expect([...document.head.querySelectorAll('style')].map((s) => s.getAttribute('data-emotion'))).toEqual(['css-global layers', 'css-global tokens', 'css 1abc']);
+  });
+
+  it('says when a page brought no global styles (no shell, or a shell without them)', () => {
+    document.body.innerHTML = '<div id="root"></div>';
+    expect(adoptShellGlobalStyles()).toBe(false);
+    stepPage('/inregistrare/2');
+    expect(adoptShellGlobalStyles()).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { session, useSession } from '@/shared/session';
 import { toaster } from '@/shared/toaster';
 import { useFlowProgress } from '@/shared/flow-progress';
 import { usePageTitle, useT } from '@/shared/useT';
-import { stepByPath } from '@/core/flow';
+import { stepByPath, type Flow } from '@/core/flow';
 import { STATIC_ROUTES } from '@/core/routes';
 import { FLOWS } from '@/engine/flows';
 import { preloadStepAt } from '@/engine/preload';
@@ -19,6 +19,47 @@ import type { RegistrationRequest } from '@/core/api-types';
 import type { StepServices } from '../../../widgets/types';
 import { createStepServices } from './step-services';
 import { NotFoundMessage } from '@/pages/NotFoundPage';
+import { shellRoute } from '@/shared/shell';
+
+interface Opening {
+  flow: Flow;
+  pathname: string;
+  request: Promise<RegistrationRequest>;
+}
+
+/** The flow's own address or one of its step addresses (any variant's): anything else is a 404 (spec 000 §2.3). */
+const isFlowAddress = (flow: Flow, pathname: string) => pathname.replace(/\/+$/, '') === flow.basePath || stepByPath(flow, pathname) !== null;
+
+/**
+ * Asks, side by side, for the request and for the validator and widgets of the step at this address
+ * (the wizard preloads the request's current step too, should it be another one or a partner's variant).
+ */
+function open(flow: Flow, pathname: string): Opening {
+  void preloadStepAt(flow, pathname);
+  const request = api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
+  // The wizard handles a failure once it mounts (after the copy): not an unhandled rejection meanwhile.
+  request.catch(() => undefined);
+  return { flow, pathname, request };
+}
+
+/**
+ * The opening no mounted page has taken yet. A step page's document (its prerendered shell) asks as
+ * soon as the router evaluates this chunk, while the app's first render is still to come (issue 14:
+ * the step's data and widget arrive ~150 ms earlier on a phone); and a render React starts over (the
+ * first render is a transition) takes the same opening instead of asking the server twice.
+ */
+let pending: Opening | null = null;
+if (typeof window !== 'undefined') {
+  const user = session.user();
+  const pathname = window.location.pathname;
+  const flow = user ? FLOWS[user.registration_type] : undefined;
+  if (flow && shellRoute() === pathname.replace(/(.)\/+$/, '$1') && isFlowAddress(flow, pathname)) pending = open(flow, pathname);
+}
+
+function takeOpening(flow: Flow, pathname: string): Opening {
+  if (pending?.flow !== flow || pending.pathname !== pathname) pending = open(flow, pathname);
+  return pending;
+}
 
 /**
  * The step view of a flow wrapper: the wizard of the user's flow file (src/engine), with the app's
@@ -32,22 +73,16 @@ export function FlowStepsPage() {
   const [copyReady, setCopyReady] = useState(() => i18n.hasResourceBundle(i18n.resolvedLanguage ?? 'ro', 'steps'));
   const registrationType = user?.registration_type ?? 2;
   const { pathname } = useLocation();
-  // The flow's own address or one of its step addresses (any variant's): anything else is a 404 (spec 000 §2.3).
   const flow = FLOWS[registrationType];
-  const known = pathname.replace(/\/+$/, '') === flow.basePath || stepByPath(flow, pathname) !== null;
+  const known = isFlowAddress(flow, pathname);
   usePageTitle(!known ? t('notFound.title') : copyReady ? t(flow.title) : '');
 
-  // Asked for at once and side by side, not one after the other: the step copy, the request, and
-  // the validator and widgets of the step at this address (the wizard preloads the request's
-  // current step too, should it be another one or a partner's variant).
-  const [opening] = useState(() => {
-    if (!known || !user) return null;
-    void preloadStepAt(flow, pathname);
-    const request = api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
-    // The wizard handles a failure once it mounts (after the copy): not an unhandled rejection meanwhile.
-    request.catch(() => undefined);
-    return { flow, request };
-  });
+  // Asked for at once and side by side with the step copy, not one after the other.
+  const [opening] = useState(() => (known && user ? takeOpening(flow, pathname) : null));
+  // Mounted with it: the next page asks afresh.
+  useEffect(() => {
+    if (pending === opening) pending = null;
+  }, [opening]);
 
   const [copy] = useState(() => (copyReady ? null : loadStepsNamespace(i18n)));
   useEffect(() => {
