@@ -20,6 +20,7 @@ import identityPlugin from './plugins/identity';
 import paymentsPlugin from './plugins/payments';
 import companyLookupPlugin from './plugins/company-lookup';
 import limitsPlugin from './plugins/limits';
+import readCachePlugin from './plugins/read-cache';
 import docsPlugin from './plugins/docs';
 import authPlugin from './plugins/auth';
 import staffAuthPlugin from './plugins/staff-auth';
@@ -157,6 +158,8 @@ export const appPlugin = fp<AppOptions>(
     await app.register(identityPlugin, { identity: options.identity });
     await app.register(paymentsPlugin, { payments: options.payments });
     await app.register(companyLookupPlugin, { companies: options.companies });
+    // Before compression's onSend: the cache keeps the serialized JSON text.
+    await app.register(readCachePlugin);
 
     registerSecurityHeaders(app, config);
     app.addHook('onRequest', async (request, reply) => {
