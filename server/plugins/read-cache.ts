@@ -26,17 +26,17 @@ export default fp(
       if (cache) pending.set(reply, { key, started, session });
     });
     if (!cache) return;
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         if (request.user) cache.dropUser(request.user.id);
-        return payload;
+        return done(null, payload);
       }
       const keep = pending.get(reply);
       if (keep) {
         pending.delete(reply);
         if (reply.statusCode === 200 && typeof payload === 'string') cache.set(keep.key, keep.started, { ...keep.session, body: payload });
       }
-      return payload;
+      done(null, payload);
     });
     app.addHook('onClose', async () => cache.close());
   },
