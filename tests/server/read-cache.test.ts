@@ -189,6 +189,17 @@ describe('GET …/open from the read cache', () => {
       await eventually(user, (p) => (p.status_timeline as unknown[]).length === 1);
       await other.query('update registration_requests set step = $1, version = version + 1 where id = $2', ['requesting-company-step-2', requestId]);
       await eventually(user, (p) => p.step === 'requesting-company-step-2');
+      // Each table the answer reads notifies: documents (through the request), identity photos (through the session).
+      const { rows: [file] } = await other.query(
+        `insert into files (user_id, storage_key, original_name, content_type, size) values ($1, $2, 'diploma.pdf', 'application/pdf', 10) returning id`,
+        [user.user.id, `read-cache-${requestId}`],
+      );
+      await other.query(`insert into request_documents (request_id, file_id, kind) values ($1, $2, 'diploma')`, [requestId, file.id]);
+      await eventually(user, (p) => (p.media as { diploma_documents: unknown[] }).diploma_documents.length === 1);
+      await sessionWithUploads(app, user.token);
+      await eventually(user, (p) => (p.media as Record<string, unknown>).veriff_document_front !== null);
+      await other.query('delete from identity_uploads where identity_session_id in (select id from identity_sessions where user_id = $1)', [user.user.id]);
+      await eventually(user, (p) => (p.media as Record<string, unknown>).veriff_document_front === null);
     } finally {
       await other.end();
     }

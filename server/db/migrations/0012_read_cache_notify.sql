@@ -4,30 +4,69 @@
 -- whose answer changed (or `*`: every user's). A notification is sent at commit, never for a rolled
 -- back write, and PostgreSQL sends one per distinct payload per transaction.
 
--- `how`: where the row names its user: the column `user_id`, the column `id` (users), or through the
--- request (`request_id`) or the identity session (`identity_session_id`) it belongs to.
-CREATE FUNCTION read_cache_user_of(how text, r jsonb) RETURNS integer LANGUAGE plpgsql STABLE AS $$
+-- One function per way a row names its user, reading the columns directly (no row copy on the
+-- writes of every step): its `user_id`, its `id` (users), or the request (`request_id`) or identity
+-- session (`identity_session_id`) it belongs to. An update that moves a row to another user notifies both.
+CREATE FUNCTION read_cache_notify_pair(old_user integer, new_user integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  IF how = 'user_id' THEN RETURN (r->>'user_id')::integer;
-  ELSIF how = 'id' THEN RETURN (r->>'id')::integer;
-  ELSIF how = 'request_id' THEN RETURN (SELECT q.user_id FROM registration_requests q WHERE q.id = (r->>'request_id')::integer);
-  ELSIF how = 'identity_session_id' THEN RETURN (SELECT s.user_id FROM identity_sessions s WHERE s.id = (r->>'identity_session_id')::integer);
+  IF old_user IS NOT NULL THEN PERFORM pg_notify('read_cache', old_user::text); END IF;
+  IF new_user IS NOT NULL AND new_user IS DISTINCT FROM old_user THEN PERFORM pg_notify('read_cache', new_user::text); END IF;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION read_cache_notify_user_id() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN PERFORM read_cache_notify_pair(NULL, NEW.user_id);
+  ELSIF TG_OP = 'DELETE' THEN PERFORM read_cache_notify_pair(OLD.user_id, NULL);
+  ELSE PERFORM read_cache_notify_pair(OLD.user_id, NEW.user_id);
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE FUNCTION read_cache_notify_row() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION read_cache_notify_user() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN PERFORM read_cache_notify_pair(NULL, NEW.id);
+  ELSIF TG_OP = 'DELETE' THEN PERFORM read_cache_notify_pair(OLD.id, NULL);
+  ELSE PERFORM read_cache_notify_pair(OLD.id, NEW.id);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION read_cache_request_user(integer) RETURNS integer LANGUAGE sql STABLE AS $$
+  SELECT q.user_id FROM registration_requests q WHERE q.id = $1
+$$;
+--> statement-breakpoint
+CREATE FUNCTION read_cache_notify_request_id() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN PERFORM read_cache_notify_pair(NULL, read_cache_request_user(NEW.request_id));
+  ELSIF TG_OP = 'DELETE' THEN PERFORM read_cache_notify_pair(read_cache_request_user(OLD.request_id), NULL);
+  ELSE PERFORM read_cache_notify_pair(read_cache_request_user(OLD.request_id), read_cache_request_user(NEW.request_id));
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION read_cache_session_user(integer) RETURNS integer LANGUAGE sql STABLE AS $$
+  SELECT s.user_id FROM identity_sessions s WHERE s.id = $1
+$$;
+--> statement-breakpoint
+CREATE FUNCTION read_cache_notify_identity_session_id() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN PERFORM read_cache_notify_pair(NULL, read_cache_session_user(NEW.identity_session_id));
+  ELSIF TG_OP = 'DELETE' THEN PERFORM read_cache_notify_pair(read_cache_session_user(OLD.identity_session_id), NULL);
+  ELSE PERFORM read_cache_notify_pair(read_cache_session_user(OLD.identity_session_id), read_cache_session_user(NEW.identity_session_id));
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- A file is also shown in the answers of the requests that link it as a document (request-extras.ts).
+CREATE FUNCTION read_cache_notify_file() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  old_user integer;
-  new_user integer;
   linked integer;
 BEGIN
-  IF TG_OP <> 'INSERT' THEN old_user := read_cache_user_of(TG_ARGV[0], to_jsonb(OLD)); END IF;
-  IF TG_OP <> 'DELETE' THEN new_user := read_cache_user_of(TG_ARGV[0], to_jsonb(NEW)); END IF;
-  IF old_user IS NOT NULL THEN PERFORM pg_notify('read_cache', old_user::text); END IF;
-  IF new_user IS NOT NULL AND new_user IS DISTINCT FROM old_user THEN PERFORM pg_notify('read_cache', new_user::text); END IF;
-  -- A file is also shown in the answers of the requests that link it as a document (request-extras.ts).
-  IF TG_TABLE_NAME = 'files' AND TG_OP <> 'INSERT' THEN
+  IF TG_OP = 'INSERT' THEN PERFORM read_cache_notify_pair(NULL, NEW.user_id);
+  ELSIF TG_OP = 'DELETE' THEN PERFORM read_cache_notify_pair(OLD.user_id, NULL);
+  ELSE PERFORM read_cache_notify_pair(OLD.user_id, NEW.user_id);
+  END IF;
+  IF TG_OP <> 'INSERT' THEN
     FOR linked IN SELECT q.user_id FROM request_documents d JOIN registration_requests q ON q.id = d.request_id WHERE d.file_id = OLD.id LOOP
       PERFORM pg_notify('read_cache', linked::text);
     END LOOP;
@@ -45,25 +84,25 @@ END $$;
 -- answer: the cache checks idle expiry itself on every hit.
 CREATE TRIGGER read_cache_tokens AFTER UPDATE ON tokens FOR EACH ROW
   WHEN ((to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at'))
-  EXECUTE FUNCTION read_cache_notify_row('user_id');
+  EXECUTE FUNCTION read_cache_notify_user_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_tokens_insert_delete AFTER INSERT OR DELETE ON tokens FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('user_id');
+CREATE TRIGGER read_cache_tokens_insert_delete AFTER INSERT OR DELETE ON tokens FOR EACH ROW EXECUTE FUNCTION read_cache_notify_user_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_users AFTER INSERT OR UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('id');
+CREATE TRIGGER read_cache_users AFTER INSERT OR UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION read_cache_notify_user();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_registration_requests AFTER INSERT OR UPDATE OR DELETE ON registration_requests FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('user_id');
+CREATE TRIGGER read_cache_registration_requests AFTER INSERT OR UPDATE OR DELETE ON registration_requests FOR EACH ROW EXECUTE FUNCTION read_cache_notify_user_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_files AFTER INSERT OR UPDATE OR DELETE ON files FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('user_id');
+CREATE TRIGGER read_cache_files AFTER INSERT OR UPDATE OR DELETE ON files FOR EACH ROW EXECUTE FUNCTION read_cache_notify_file();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_identity_sessions AFTER INSERT OR UPDATE OR DELETE ON identity_sessions FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('user_id');
+CREATE TRIGGER read_cache_identity_sessions AFTER INSERT OR UPDATE OR DELETE ON identity_sessions FOR EACH ROW EXECUTE FUNCTION read_cache_notify_user_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_identity_uploads AFTER INSERT OR UPDATE OR DELETE ON identity_uploads FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('identity_session_id');
+CREATE TRIGGER read_cache_identity_uploads AFTER INSERT OR UPDATE OR DELETE ON identity_uploads FOR EACH ROW EXECUTE FUNCTION read_cache_notify_identity_session_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_request_documents AFTER INSERT OR UPDATE OR DELETE ON request_documents FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('request_id');
+CREATE TRIGGER read_cache_request_documents AFTER INSERT OR UPDATE OR DELETE ON request_documents FOR EACH ROW EXECUTE FUNCTION read_cache_notify_request_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_mailing_addresses AFTER INSERT OR UPDATE OR DELETE ON mailing_addresses FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('user_id');
+CREATE TRIGGER read_cache_mailing_addresses AFTER INSERT OR UPDATE OR DELETE ON mailing_addresses FOR EACH ROW EXECUTE FUNCTION read_cache_notify_user_id();
 --> statement-breakpoint
-CREATE TRIGGER read_cache_timeline_items AFTER INSERT OR UPDATE OR DELETE ON timeline_items FOR EACH ROW EXECUTE FUNCTION read_cache_notify_row('request_id');
+CREATE TRIGGER read_cache_timeline_items AFTER INSERT OR UPDATE OR DELETE ON timeline_items FOR EACH ROW EXECUTE FUNCTION read_cache_notify_request_id();
 --> statement-breakpoint
 CREATE TRIGGER read_cache_partners AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON partners FOR EACH STATEMENT EXECUTE FUNCTION read_cache_notify_all();
 --> statement-breakpoint
