@@ -20,6 +20,7 @@ import identityPlugin from './plugins/identity';
 import paymentsPlugin from './plugins/payments';
 import companyLookupPlugin from './plugins/company-lookup';
 import limitsPlugin from './plugins/limits';
+import readCachePlugin from './plugins/read-cache';
 import docsPlugin from './plugins/docs';
 import authPlugin from './plugins/auth';
 import staffAuthPlugin from './plugins/staff-auth';
@@ -136,13 +137,15 @@ export const appPlugin = fp<AppOptions>(
     // the field messages and the message of a successful answer. Before
     // the answer check's hooks, so the check sees the translated answer.
     app.decorateRequest('language', DEFAULT_LANGUAGE);
-    app.addHook('onRequest', async (request) => {
+    // Hooks of every request are callback-style (no promise and microtask each; issue 14's read path).
+    app.addHook('onRequest', (request, _reply, done) => {
       request.language = pickLanguage(request.headers['accept-language']);
+      done();
     });
-    app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
-      if (request.language === DEFAULT_LANGUAGE || !payload || typeof payload !== 'object' || !('message' in payload)) return payload;
+    app.addHook('preSerialization', (request, _reply, payload: unknown, done) => {
+      if (request.language === DEFAULT_LANGUAGE || !payload || typeof payload !== 'object' || !('message' in payload)) return done(null, payload);
       const { message } = payload as { message: unknown };
-      return typeof message === 'string' ? { ...payload, message: translate(request.language, message) } : payload;
+      done(null, typeof message === 'string' ? { ...payload, message: translate(request.language, message) } : payload);
     });
 
     // Before compression's onSend: the check reads the serialized text.
@@ -157,10 +160,13 @@ export const appPlugin = fp<AppOptions>(
     await app.register(identityPlugin, { identity: options.identity });
     await app.register(paymentsPlugin, { payments: options.payments });
     await app.register(companyLookupPlugin, { companies: options.companies });
+    // Before compression's onSend: the cache keeps the serialized JSON text.
+    await app.register(readCachePlugin);
 
     registerSecurityHeaders(app, config);
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('X-Request-Id', request.id);
+      done();
     });
 
     app.setErrorHandler((error: FastifyError | FieldValidationError | HttpError, request, reply) => {

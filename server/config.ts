@@ -65,6 +65,8 @@ export interface AppConfig {
   accessTokenTtlDays: number;
   /** An access token unused for longer than this many minutes answers 401 (idle expiry). */
   accessTokenIdleMinutes: number;
+  /** Answers of `GET …/open` kept in memory (server/registration/read-cache.ts); 0 turns the cache off. */
+  readCacheEntries: number;
   /** HMAC key of the id_token handed to other applications by /auth; default: a key kept in DATA_DIR. */
   idTokenSecret: string | null;
   /** Bearer token of the operator API (`/api/ops/…`, `npm run ops`); default: a token kept in DATA_DIR/ops-token. */
@@ -188,6 +190,7 @@ export const ENV_SCHEMA = {
     COMPANY_LOOKUP_LIMIT_PER_HOUR: count(1, 60),
     ACCESS_TOKEN_TTL_DAYS: count(1, 30),
     ACCESS_TOKEN_IDLE_MINUTES: count(1, 120),
+    READ_CACHE_ENTRIES: count(0, 10_000),
     PASSWORD_HASH_THREADS: { type: 'integer', minimum: 1 },
     ID_TOKEN_SECRET: { type: 'string', minLength: 32 },
     OPS_TOKEN: { type: 'string', minLength: 16 },
@@ -421,6 +424,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     accessTokenTtlDays: num(e.ACCESS_TOKEN_TTL_DAYS),
     accessTokenIdleMinutes: num(e.ACCESS_TOKEN_IDLE_MINUTES),
+    readCacheEntries: num(e.READ_CACHE_ENTRIES),
     idTokenSecret: str(e.ID_TOKEN_SECRET),
     opsToken: str(e.OPS_TOKEN),
     veriffApiKey: str(e.VERIFF_API_KEY),

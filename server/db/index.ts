@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema';
 import { seedDatabase } from './seed';
+import { pgliteChanges, postgresChanges, type ChangeFeed } from './changes';
 
 import type { Db } from './types';
 
@@ -12,6 +13,8 @@ export interface Database {
   db: Db;
   /** 'pglite' (embedded) or 'postgres' (DATABASE_URL). */
   kind: 'pglite' | 'postgres';
+  /** The change notifications of migration 0012, for the read cache (server/db/changes.ts). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,16 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       lock.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const changes = postgresChanges(pool, () => new pg.Client({ connectionString: options.databaseUrl! }));
+    return {
+      db,
+      kind: 'postgres',
+      changes,
+      close: async () => {
+        await changes.close();
+        await pool.end();
+      },
+    };
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
@@ -56,5 +68,14 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
   await migrate(pgliteDb, { migrationsFolder });
   const db = pgliteDb as unknown as Db;
   await seedDatabase(db);
-  return { db, kind: 'pglite', close: () => client.close() };
+  const changes = pgliteChanges(client);
+  return {
+    db,
+    kind: 'pglite',
+    changes,
+    close: async () => {
+      await changes.close();
+      await client.close();
+    },
+  };
 }

@@ -68,10 +68,11 @@ function collect(value: unknown, path: string, fields: FieldErrors, depth: numbe
  * which server/lib/multipart.ts has read by then) must hold storable text, else 422 with a field
  * error per field. It runs after the route's JSON Schema, before the route's own preHandlers.
  */
-export async function refuseControlCharacters(request: FastifyRequest): Promise<void> {
+export function refuseControlCharacters(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
   const fields: FieldErrors = {};
   collect(request.params, '', fields, 0);
   collect(request.query, '', fields, 0);
   collect(request.body, '', fields, 0);
-  if (Object.keys(fields).length) throw new FieldValidationError(fields);
+  // Callback-style (no promise per request): it runs on every route.
+  done(Object.keys(fields).length ? new FieldValidationError(fields) : undefined);
 }

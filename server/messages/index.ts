@@ -22,11 +22,28 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
+/** `pickLanguage`'s answers by header (browsers send a handful of distinct values): bounded. */
+const picked = new Map<string, Language>();
+
 /**
  * The language an `Accept-Language` header asks for: its ranges by weight (`q`), the first whose
  * primary tag is one we have (`en-GB` → en); none, a malformed header or `*` → Romanian.
  */
 export function pickLanguage(header: string | string[] | undefined): Language {
+  if (!header) return DEFAULT_LANGUAGE;
+  if (typeof header === 'string' && header.length <= 200) {
+    let language = picked.get(header);
+    if (language === undefined) {
+      language = pickFromHeader(header);
+      if (picked.size >= 256) picked.clear();
+      picked.set(header, language);
+    }
+    return language;
+  }
+  return pickFromHeader(header);
+}
+
+function pickFromHeader(header: string | string[]): Language {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   const ranges = text
     .split(',')

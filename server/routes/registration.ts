@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveFlow, stepsInfo, storedStepData, type Flow, type FlowStep } from '../../src/core/flow';
 import { fieldErrorsFromValidation, FieldValidationError } from '../lib/http-errors';
 import { isUploadedFile, multipartBody, type UploadedFile } from '../lib/multipart';
@@ -13,6 +13,8 @@ import { loadSignedDocumentTemplates, prepareSignedDocuments, removeSupersededDo
 import { deleteFiles } from '../files/files';
 import type { FlowRegistry } from '../flows/registry';
 import { requestReplies } from '../lib/api-schemas';
+import { touchAccessToken, TOUCH_INTERVAL_MS } from '../lib/tokens';
+import { readCacheKey, sessionLive, touchDue } from '../registration/read-cache';
 
 /** steps/next at a step with `submit.advance: false` (only the pricing step: the payment moves it on). */
 const STEP_LEFT_BY_ITSELF = 'Acest pas se încheie cu plata: alege abonamentul și plătește pentru a merge mai departe.';
@@ -169,11 +171,62 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     };
   }
 
+  /** The read cache's key of an open call and when its read started (server/registration/read-cache.ts). */
+  const openReads = new WeakMap<FastifyRequest, { key: string; started: number; at: number }>();
+
+  /**
+   * preHandler of the open routes, before `signedIn`: the answer from the read cache when it holds
+   * one for this token and flow and the token is still live by the entry's times (expiry, idle);
+   * its last use is written when due, as on a database read. Otherwise `signedIn` reads it.
+   */
+  function fromCache(flow: Flow) {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const cache = app.readCache;
+      const secret = cache && bearerToken(request);
+      if (!cache || !secret) return;
+      const key = readCacheKey(flow.registrationType, secret);
+      const now = Date.now();
+      openReads.set(request, { key, started: cache.begin(), at: now });
+      const entry = cache.get(key, now);
+      if (!entry) return;
+      if (!sessionLive(entry, now, app.config.accessTokenIdleMinutes)) {
+        cache.delete(key);
+        return;
+      }
+      if (touchDue(entry, now)) {
+        await touchAccessToken(app.db, { id: entry.tokenId, lastUsedAt: entry.lastUsedAt === null ? null : new Date(entry.lastUsedAt) }, new Date(now));
+        entry.lastUsedAt = now;
+      }
+      reply.header('content-type', 'application/json; charset=utf-8');
+      reply.send(entry.body);
+      return reply;
+    };
+  }
+
   for (const flow of registry.flows) {
     checkRuleNames(flow);
-    app.get(flow.api.open.replace(/^\/api/, ''), { preHandler: signedIn(flow, { withExtras: true }), schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } }, async (request) => {
-      return { message: '', payload: await (await load(request, flow)).serialize() };
-    });
+    app.get(
+      flow.api.open.replace(/^\/api/, ''),
+      { preHandler: [fromCache(flow), signedIn(flow, { withExtras: true })], schema: { querystring: { type: 'object', properties: { timestamp: { type: 'integer' }, no_next_step: {} } }, response: requestReplies } },
+      async (request, reply) => {
+        const found = sessions.get(request);
+        const answer = { message: '', payload: await (await load(request, flow)).serialize() };
+        const read = openReads.get(request);
+        if (found && read) {
+          const { token } = found;
+          // signedInRequest wrote the token's last use when it was due (touchAccessToken).
+          const lastUsedAt = token.lastUsedAt && token.lastUsedAt.getTime() >= read.at - TOUCH_INTERVAL_MS ? token.lastUsedAt.getTime() : read.at;
+          app.keepAnswer(reply, read.key, read.started, {
+            tokenId: token.id,
+            userId: found.user.id,
+            createdAt: token.createdAt.getTime(),
+            lastUsedAt,
+            expiresAt: token.expiresAt?.getTime() ?? null,
+          });
+        }
+        return answer;
+      },
+    );
 
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
     app.post<{ Body: { current_step_identifier?: string } }>(

@@ -78,6 +78,23 @@ describe('reading a request: a bounded number of queries', () => {
     expect(withOne).toBe(1);
   });
 
+  it('an open read again while nothing changed is answered from the read cache: no query, the same answer', async () => {
+    const { user } = await applicantWith(10);
+    // PostgreSQL: the cache keeps and answers once this process's writes (the fixture's) are confirmed by their notifications.
+    const changes = app.database.changes;
+    const settled = async () => {
+      for (let i = 0; i < 200 && !(changes.connected && changes.settled()); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await open(user);
+    await settled();
+    const first = await open(user);
+    await settled();
+    let again = first;
+    const cached = await countQueries(async () => (again = await open(user)));
+    expect(again.body).toBe(first.body);
+    expect(cached).toBe(0);
+  });
+
   it('a step submit runs as many queries with 10 documents and timeline items as with 1', async () => {
     const one = await applicantWith(1);
     const ten = await applicantWith(10);
