@@ -145,3 +145,24 @@ export async function placeAtStep(app: FastifyInstance, user: RegisteredUser, st
     .set({ step, formData: { ...row.formData, ...formData }, version: row.version + 1 })
     .where(where);
 }
+
+/**
+ * `run`'s answer and the number of database queries the app made meanwhile (PGlite and node-postgres
+ * both go through `$client.query`).
+ */
+export async function countedQueries<T>(app: FastifyInstance, run: () => Promise<T>): Promise<[T, number]> {
+  type Query = (...args: unknown[]) => unknown;
+  const client = (app.db as unknown as { $client: { query: Query } }).$client;
+  const original = client.query;
+  let count = 0;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return original.apply(this, args);
+  };
+  try {
+    const result = await run();
+    return [result, count];
+  } finally {
+    client.query = original;
+  }
+}

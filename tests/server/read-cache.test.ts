@@ -7,7 +7,7 @@ import { hashToken, revokeAllTokens } from '../../server/lib/tokens';
 import { markPaid } from '../../server/payment/service';
 import { ReadCache, READ_CACHE_TTL_MS, readCacheKey, sessionLive, touchDue } from '../../server/registration/read-cache';
 import type { Change, ChangeFeed } from '../../server/db/changes';
-import { auth, databaseUrl, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
+import { auth, countedQueries, databaseUrl, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
 import { sessionWithUploads } from './identity-helpers';
 
 /**
@@ -29,24 +29,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-type Query = (...args: unknown[]) => unknown;
-
 /** `run`'s answer and the number of queries it took. */
-async function counted<T>(run: () => Promise<T>): Promise<[T, number]> {
-  const client = (app.db as unknown as { $client: { query: Query } }).$client;
-  const original = client.query;
-  let count = 0;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    count++;
-    return original.apply(this, args);
-  };
-  try {
-    const result = await run();
-    return [result, count];
-  } finally {
-    client.query = original;
-  }
-}
+const counted = <T>(run: () => Promise<T>) => countedQueries(app, run);
 
 const openUrl = (user: RegisteredUser) => (user.user.registration_type === 1 ? '/api/registration/existing/open' : '/api/registration/open');
 const open = (user: RegisteredUser, query = '') => app.inject({ method: 'GET', url: openUrl(user) + query, headers: auth(user.token) });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { files, requestDocuments, timelineItems } from '../../server/db/schema';
-import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
+import { auth, countedQueries, placeAtStep, registerUser, testApp, type RegisteredUser } from './helpers';
 import { sessionWithUploads } from './identity-helpers';
 
 /**
@@ -16,24 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-type Query = (...args: unknown[]) => unknown;
+/** The queries the app runs while `run` runs. */
+const countQueries = async (run: () => Promise<unknown>) => (await countedQueries(app, run))[1];
 
-/** The queries the app runs while `run` runs (PGlite and node-postgres both go through `$client.query`). */
-async function countQueries(run: () => Promise<unknown>): Promise<number> {
-  const client = (app.db as unknown as { $client: { query: Query } }).$client;
-  const original = client.query;
-  let count = 0;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    count++;
-    return original.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    client.query = original;
-  }
-  return count;
-}
+type Query = (...args: unknown[]) => unknown;
 
 const open = (user: RegisteredUser) => app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
 
