@@ -5,7 +5,6 @@ import { createI18n, setLanguage } from './shared/i18n';
 import { DEFAULT_LANGUAGE, storedLanguage } from './shared/language';
 import { AppProviders } from './shared/providers';
 import { adoptShellGlobalStyles } from './shared/shell';
-import { system } from './shared/theme';
 import { routes } from './app/routes';
 
 /**
@@ -28,7 +27,7 @@ async function start() {
   const router = createBrowserRouter(routes);
   await nextTask();
   // A step page's shell brought Chakra's global CSS: <ChakraProvider> neither builds nor renders it again.
-  if (adoptShellGlobalStyles()) Object.assign(system, { _globalInDocument: true });
+  adoptShellGlobalStyles();
   const i18n = createI18n();
   // English, when chosen (src/shared/language.ts), is loaded before the first render: no Romanian flashes by.
   const language = storedLanguage();

@@ -4,7 +4,7 @@ import { ChakraProvider, SkipNavLink } from '@chakra-ui/react';
 import { CacheProvider } from '@emotion/react';
 import { SWRConfig } from 'swr';
 import { createStyleCache } from '@/shared/style-nonce';
-import { system } from '@/shared/theme';
+import { adoptPrerenderedGlobalCss, system } from '@/shared/theme';
 import { useT } from '@/shared/useT';
 import { setRoutePattern } from './navigation';
 
@@ -53,9 +53,7 @@ export function renderGuestPage(route: string, Page: ComponentType): void {
   // the cascade layers finds and keeps its own; the one for the system's global CSS is not rendered at all:
   // the guest build's edit of Chakra (scripts/vite-plugin-chakra-system.ts `chakraGlobalFromPage`) skips
   // it once told that CSS is in the page, so it is neither built nor serialized again.
-  const firstInHead = document.head.querySelector('style[data-emotion]');
-  for (const style of container.querySelectorAll('style[data-emotion^="css-global "]')) document.head.insertBefore(style, firstInHead);
-  if (document.head.querySelector('style[data-emotion^="css-global "]')) Object.assign(system, { _globalInDocument: true });
+  adoptPrerenderedGlobalCss(container);
   // React's prerender hoists the logo's `<link rel="preload">` to the start of the page's markup: it goes
   // to <head> (the image is requested already), else Preact, whose first element would not be the
   // container's first node, would move (re-insert, so lay out and paint again) every element after it.

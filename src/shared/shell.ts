@@ -1,3 +1,5 @@
+import { adoptPrerenderedGlobalCss } from './theme';
+
 /**
  * A step page's HTML shell (issue 14, the steps' LCP). The server sends a step's address with its
  * shell prerendered at build time (scripts/prerender.ts `withStepShell`): `<div id="shell"
@@ -28,17 +30,12 @@ export function revealUnlessAt(pathname: string): void {
 }
 
 /**
- * Moves the shell's prerendered global styles (`css-global`: Chakra's reset, global styles and a CSS
- * variable per token, and the cascade layers' order) into <head>, where they outlive the shell, and
- * says whether there were any. The app then tells its Chakra system its global CSS is in the page
- * (`_globalInDocument`, src/main.tsx): the browser build (vite.config.ts) builds that CSS only when
- * `<ChakraProvider>` renders it, which it then does not (about 20 KB of CSS neither built, serialized
- * nor hashed while the step page starts: issue 14, TBT).
+ * The shell's prerendered global styles into <head>, where they outlive the shell, and the Chakra
+ * system told so (`adoptPrerenderedGlobalCss`, src/shared/theme.ts: about 20 KB of CSS neither built,
+ * serialized nor hashed while the step page starts: issue 14, TBT); says whether there were any.
  */
 export function adoptShellGlobalStyles(): boolean {
   if (typeof document === 'undefined') return false;
-  const styles = document.querySelectorAll('#shell style[data-emotion^="css-global "]');
-  const firstInHead = document.head.querySelector('style[data-emotion]');
-  for (const style of styles) document.head.insertBefore(style, firstInHead);
-  return styles.length > 0;
+  const shell = document.getElementById('shell');
+  return shell !== null && adoptPrerenderedGlobalCss(shell) > 0;
 }

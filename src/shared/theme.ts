@@ -201,3 +201,20 @@ const config = defineConfig({
 });
 
 export const system = createSystem(mergeConfigs(defaultBaseConfig, themeConfig), config);
+
+/**
+ * Chakra's global CSS as a prerendered page brought it (`<style data-emotion="css-global …">`: the
+ * reset, global styles, a CSS variable per token, the cascade layers' order), taken from `from` into
+ * <head>, ahead of the page's other styles, where it outlives `from`. When <head> has it, the system is
+ * told (`_globalInDocument`): the builds' edit of Chakra (`chakraGlobalFromPage`,
+ * scripts/vite-plugin-chakra-system.ts) then neither builds, serializes nor renders it again (issue 14).
+ * The guest pages (src/guest/render.tsx) and the step shells (src/shared/shell.ts) both come here.
+ * Returns how many styles moved.
+ */
+export function adoptPrerenderedGlobalCss(from: ParentNode): number {
+  const styles = from.querySelectorAll('style[data-emotion^="css-global "]');
+  const firstInHead = document.head.querySelector('style[data-emotion]');
+  for (const style of styles) document.head.insertBefore(style, firstInHead);
+  if (document.head.querySelector('style[data-emotion^="css-global "]')) Object.assign(system, { _globalInDocument: true });
+  return styles.length;
+}
