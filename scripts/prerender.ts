@@ -63,22 +63,24 @@ export async function prerenderPages(dist: string): Promise<void> {
     { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (build.status !== 0) throw new Error('prerender: the SSR build of src/prerender.tsx failed');
-  const { renderRoute, renderStepShell, stepShellPaths } = (await import(`${pathToFileURL(path.join(ssrOut, 'prerender.js')).href}?t=${Date.now()}`)) as {
+  const { renderRoute, renderStepShell, stepShellPaths, stepShellModules } = (await import(`${pathToFileURL(path.join(ssrOut, 'prerender.js')).href}?t=${Date.now()}`)) as {
     renderRoute: (pathname: string) => Promise<string>;
     renderStepShell: (pathname: string) => Promise<string>;
     stepShellPaths: () => string[];
+    stepShellModules: (pathname: string) => string[];
   };
   for (const { route } of ROUTE_PAGES.filter((p) => p.prerender)) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
     const markup = await renderRoute(route);
     fs.writeFileSync(file, withPrerendered(fs.readFileSync(file, 'utf8'), route, markup));
   }
-  // Every step of both flow files: the app's index.html with the step's shell.
+  // Every step of both flow files: the app's index.html with the step's shell, preloading the step
+  // page's chunks and the step's own (its validator, widgets and fields).
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const files = staticChunks(manifest, STEP_PAGE_CHUNKS);
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   for (const route of stepShellPaths()) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
+    const files = staticChunks(manifest, [...STEP_PAGE_CHUNKS, ...stepShellModules(route)]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files));
   }

@@ -9,6 +9,7 @@ import { routes } from './app/routes';
 import { RegistrationType } from './core/registration';
 import { session } from './shared/session';
 import { createStyleCache } from './shared/style-nonce';
+import { stepComponentFiles } from '../widgets/registry';
 
 /**
  * Build-time rendering of the guest pages (issue 14 "first meaningful content without waiting for the
@@ -36,6 +37,20 @@ export async function renderRoute(pathname: string, origin = 'http://localhost')
 /** Every step path of both flow files: each gets an HTML shell (`renderStepShell`). */
 export function stepShellPaths(): string[] {
   return Object.values(FLOWS).flatMap((flow) => flow.steps.map((step) => step.path));
+}
+
+/**
+ * What a step's page loads for the step itself, as the build's manifest names it: the step schema's
+ * precompiled validator and the widgets and fields its uiSchema names (the flow file's own; a partner
+ * variant that names another widget loads it when the request says so). scripts/prerender.ts preloads
+ * their chunks beside the app's entry, so they no longer wait for the step page's chunk to ask for them.
+ */
+export function stepShellModules(pathname: string): string[] {
+  const step = Object.values(FLOWS)
+    .flatMap((f) => f.steps)
+    .find((s) => s.path === pathname);
+  if (!step) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  return [`virtual:step-validator/${step.schema}.js`, ...stepComponentFiles(step.uiSchema)];
 }
 
 /**

@@ -1,9 +1,11 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
+import names from './names.json';
 
 /**
  * The names flow files may use: `"ui:widget": "<name>"` for one field, `"ui:field": "<name>"`
  * for a whole step form. Each loads lazily, so a step only downloads its own widgets.
- * Add a widget: create widgets/<name>/, add one line here, use the name in a flow file.
+ * Add a widget: create widgets/<name>/<Name>Widget.tsx (or …Field.tsx for a whole step form), add
+ * its name and file to widgets/names.json, use the name in a flow file.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyProps = any;
@@ -34,28 +36,45 @@ export function lazyComponent(load: Loader): LazyEntry {
   return { Component, preload };
 }
 
-const widgetEntries: Record<string, LazyEntry> = {
-  questionnaire: lazyComponent(() => import('./questionnaire/QuestionnaireWidget')),
-  cardChoice: lazyComponent(() => import('./card-choice/CardChoiceWidget')),
-  pricePlans: lazyComponent(() => import('./price-plans/PricePlansWidget')),
-};
+/**
+ * Each name's module, in widgets/names.json (name → file under widgets/): the server's flow check
+ * reads the names there without importing widgets, and the build's step pages preload a step's
+ * modules from it (scripts/prerender.ts). One lazy chunk per module.
+ */
+const modules = import.meta.glob<{ default: ComponentType<AnyProps> }>(['./*/*Widget.tsx', './*/*Field.tsx']);
 
-const fieldEntries: Record<string, LazyEntry> = {
-  activities: lazyComponent(() => import('./activities/ActivitiesField')),
-  civilStatus: lazyComponent(() => import('./civil-status/CivilStatusField')),
-  identity: lazyComponent(() => import('./id-capture/IdentityField')),
-  signature: lazyComponent(() => import('./signature-pad/SignatureField')),
-  mailingAddress: lazyComponent(() => import('./mailing-address/MailingAddressField')),
-  icreditOffice: lazyComponent(() => import('./icredit-office/IcreditOfficeField')),
-  documents: lazyComponent(() => import('./documents/DocumentsField')),
-  overview: lazyComponent(() => import('./overview/OverviewField')),
-  confirmCompany: lazyComponent(() => import('./confirm-company/ConfirmCompanyField')),
-};
+function entries(files: Record<string, string>): Record<string, LazyEntry> {
+  return Object.fromEntries(
+    Object.entries(files).map(([name, file]) => {
+      const load = modules[`./${file}`];
+      if (!load) throw new Error(`widgets/names.json: ${name} names ${file}, which is no widgets/*/*Widget.tsx or *Field.tsx`);
+      return [name, lazyComponent(load)];
+    }),
+  );
+}
+
+const widgetEntries: Record<string, LazyEntry> = entries(names.widgets);
+const fieldEntries: Record<string, LazyEntry> = entries(names.fields);
 
 const components = (entries: Record<string, LazyEntry>) => Object.fromEntries(Object.entries(entries).map(([name, entry]) => [name, entry.Component]));
 
 export const widgets: Record<string, ComponentType<AnyProps>> = components(widgetEntries);
 export const fields: Record<string, ComponentType<AnyProps>> = components(fieldEntries);
+
+/** The registered names a uiSchema gives (`ui:widget`, `ui:field`, at any depth), with their modules. */
+function namedIn(uiSchema: unknown): { entry: LazyEntry; file: string }[] {
+  const found: { entry: LazyEntry; file: string }[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'ui:widget' && typeof value === 'string' && Object.hasOwn(widgetEntries, value)) found.push({ entry: widgetEntries[value], file: names.widgets[value as keyof typeof names.widgets] });
+      else if (key === 'ui:field' && typeof value === 'string' && Object.hasOwn(fieldEntries, value)) found.push({ entry: fieldEntries[value], file: names.fields[value as keyof typeof names.fields] });
+      else walk(value);
+    }
+  };
+  walk(uiSchema);
+  return found;
+}
 
 /**
  * Starts downloading the widgets and fields a step's uiSchema names (`ui:widget`, `ui:field`, at
@@ -63,15 +82,13 @@ export const fields: Record<string, ComponentType<AnyProps>> = components(fieldE
  * Names that are not registered here are left to rjsf. Resolves when all have arrived.
  */
 export function preloadStepComponents(uiSchema: unknown): Promise<unknown> {
-  const loads: Promise<unknown>[] = [];
-  const walk = (node: unknown) => {
-    if (!node || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'ui:widget' && typeof value === 'string' && Object.hasOwn(widgetEntries, value)) loads.push(widgetEntries[value].preload());
-      else if (key === 'ui:field' && typeof value === 'string' && Object.hasOwn(fieldEntries, value)) loads.push(fieldEntries[value].preload());
-      else walk(value);
-    }
-  };
-  walk(uiSchema);
-  return Promise.all(loads);
+  return Promise.all(namedIn(uiSchema).map(({ entry }) => entry.preload()));
+}
+
+/**
+ * The source files (`widgets/…`, as the build's manifest names them) of the widgets and fields a
+ * uiSchema names: a step's page preloads their chunks with the app's (scripts/prerender.ts).
+ */
+export function stepComponentFiles(uiSchema: unknown): string[] {
+  return [...new Set(namedIn(uiSchema).map(({ file }) => `widgets/${file}`))];
 }

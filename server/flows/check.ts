@@ -225,7 +225,7 @@ export function flowEndpoints(flow: unknown): string[] {
  */
 export function checkInput(files: CheckInput['files'], routeExists: CheckInput['routeExists'], schemasDir: string = SCHEMAS_DIR): CheckInput {
   const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as T;
-  const names = read<{ widgets: string[]; fields: string[] }>('widgets/names.json');
+  const names = read<{ widgets: Record<string, string>; fields: Record<string, string> }>('widgets/names.json');
   const partners = read<{ partners: { slug: string; is_unaffiliated: boolean }[] }>('server/db/seed/partners.json').partners;
   const activities = read<{ activities: { code: string }[] }>('server/db/seed/activities.json').activities;
   return {
@@ -233,8 +233,8 @@ export function checkInput(files: CheckInput['files'], routeExists: CheckInput['
     metaSchema: JSON.parse(fs.readFileSync(path.join(FLOWS_DIR, 'flow.schema.json'), 'utf8')) as object,
     schemas: readSchemas(schemasDir) as Map<string, object>,
     locales: readLocales(),
-    widgetNames: new Set(names.widgets),
-    fieldNames: new Set(names.fields),
+    widgetNames: new Set(Object.keys(names.widgets)),
+    fieldNames: new Set(Object.keys(names.fields)),
     ruleNames: new Set(Object.keys(STEP_RULES)),
     routeExists,
     partners: partners.map((p) => ({ slug: p.slug, unaffiliated: p.is_unaffiliated })),

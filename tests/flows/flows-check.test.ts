@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { checkFlows, repositoryInput, type CheckInput } from '../../scripts/flows-check';
 
+const root = fileURLToPath(new URL('../..', import.meta.url));
 let input: CheckInput;
 beforeAll(async () => {
   input = await repositoryInput();
@@ -91,7 +95,17 @@ describe('widgets/names.json', () => {
   it('names exactly the widgets and fields of widgets/registry.ts (the server checks flow files against it without importing widgets)', async () => {
     const names = (await import('../../widgets/names.json')).default;
     const { widgets, fields } = await import('../../widgets/registry');
-    expect([...names.widgets].sort()).toEqual(Object.keys(widgets).sort());
-    expect([...names.fields].sort()).toEqual(Object.keys(fields).sort());
+    expect(Object.keys(names.widgets).sort()).toEqual(Object.keys(widgets).sort());
+    expect(Object.keys(names.fields).sort()).toEqual(Object.keys(fields).sort());
+  });
+
+  it('gives every widgets/*/*Widget.tsx and *Field.tsx a name, each file once (the registry loads them by these files)', async () => {
+    const names = (await import('../../widgets/names.json')).default;
+    const files = [...Object.values(names.widgets), ...Object.values(names.fields)];
+    const onDisk = fs
+      .readdirSync(path.join(root, 'widgets'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => fs.readdirSync(path.join(root, 'widgets', d.name)).filter((f) => /(Widget|Field)\.tsx$/.test(f)).map((f) => `${d.name}/${f}`));
+    expect([...files].sort()).toEqual(onDisk.sort());
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderRoute, renderStepShell, stepShellPaths } from '@/prerender';
+import { renderRoute, renderStepShell, stepShellModules, stepShellPaths } from '@/prerender';
 import { FLOWS } from '@/engine/flows';
 import { shellParts } from '@/pages/flow/StepShell';
 import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
@@ -108,5 +108,12 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     };
     expect(staticChunks(manifest, ['src/pages/flow/FlowStepsPage.tsx'])).toEqual(['assets/FlowStepsPage.js', 'assets/stack.js']);
     expect(() => staticChunks(manifest, ['src/nothing.tsx'])).toThrow(/no entry src\/nothing.tsx/);
+  });
+
+  it("stepShellModules: a step's validator and the widgets and fields of its flow file, as the manifest names them", () => {
+    expect(stepShellModules('/infiintare-pfa/1')).toEqual(['virtual:step-validator/identity.json.js', 'widgets/id-capture/IdentityField.tsx']);
+    expect(stepShellModules('/infiintare-pfa/0')).toEqual(['virtual:step-validator/questionnaire.json.js', 'widgets/questionnaire/QuestionnaireWidget.tsx']);
+    expect(stepShellModules('/inregistrare/2')).toEqual(['virtual:step-validator/fiscal-code.json.js']);
+    expect(() => stepShellModules('/infiintare-pfa/99')).toThrow(/no step of a flow file/);
   });
 });
