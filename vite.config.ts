@@ -18,6 +18,28 @@ function chakraGlobalInStepShells(): Plugin {
   return { ...chakraGlobalFromPage(), apply: (_config, env) => env.command === 'build' && !env.isSsrBuild };
 }
 
+/**
+ * Fewer, larger chunks for the app (issue 14, the steps' LCP). Left to itself, Rolldown cut the app into
+ * ~160 chunks, most of them a few hundred bytes (a Chakra component, an anatomy, a hook shared by two
+ * lazy routes): a step page loaded 53–74 files, and on a phone's connection (HTTP/1.1, six connections,
+ * a round trip each) their requests, not their bytes, made the wait. Two groups:
+ * - `framework`: React, React Router, i18next, emotion, Chakra with Ark and Zag: what every page of
+ *   the app renders with, one file (brotli compresses it better than its parts). It holds some Zag
+ *   machines only some steps use (combobox, dialog); a group of their own pulled their shared
+ *   dependencies along and was then loaded by every page anyway;
+ * - `app`: the app's own shared modules (src/shared, src/core, widgets/shared) used by two routes or more.
+ * rjsf, the validators, the widgets and the pages stay lazy chunks of their own. The guest pages are
+ * another build (vite.guest.config.ts) and keep their own budget (`npm run size:login`).
+ */
+const CHUNK_GROUPS = [
+  {
+    name: 'framework',
+    priority: 10,
+    test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|@emotion|stylis|@chakra-ui|@pandacss|@ark-ui|@zag-js|@floating-ui|use-sync-external-store|hoist-non-react-statics|react-is)[\\/]/,
+  },
+  { name: 'app', priority: 5, minShareCount: 2, test: /[\\/]src[\\/](shared|core)[\\/]|[\\/]widgets[\\/]shared[\\/]/ },
+];
+
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
 export default defineConfig({
@@ -30,6 +52,7 @@ export default defineConfig({
     sourcemap: 'hidden',
     manifest: true,
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
   },
   server: {
     port: Number(process.env.PORT ?? 3000),
