@@ -149,6 +149,26 @@ test.describe('sign in and out', () => {
     await expect(page.getByTestId('sso-user')).toContainText(account.email);
   });
 
+  test("a step page's \"Ieșire din cont\" works before the app has loaded (the prerendered shell): the session ends", async ({ page, request }) => {
+    const account = await registerViaApi(request, { type: 2 });
+    expect((await openRequest(request, account)).step).toBe('requesting-company-step-0');
+    await signInBrowser(page, account);
+    // The app's scripts held back, as on a slow phone: the step's prerendered shell is all there is.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await released;
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto('/infiintare-pfa/0', { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Ieșire din cont' }).click();
+    await expect(page).toHaveURL(/\/logout$/);
+    release();
+    await expect(page).toHaveURL(/\/register$/);
+    expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+    expect((await request.get('/api/registration/open', { headers: { authorization: `Bearer ${account.token}` } })).status()).toBe(401);
+  });
+
   test('a wrong password shows the error under the field; typing clears it and re-enables the button', async ({ page, request }) => {
     const account = await registerViaApi(request, { type: 1 });
     await login(page, account.email, 'parola-gresita');

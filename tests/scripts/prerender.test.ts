@@ -89,6 +89,16 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-0')!)).toEqual({ title: true, copy: true });
   });
 
+  it('"Ieșire din cont" works before the app has loaded: a button in a form that posts to /logout', async () => {
+    for (const route of ['/infiintare-pfa/1', '/inregistrare/2']) {
+      const html = await renderStepShell(route);
+      // The form holds the button (emotion's <style> for it comes first in the server render).
+      const form = /<form[^>]*action="\/logout"[^>]*>(.*?)<\/form>/s.exec(html)?.[1] ?? '';
+      expect(form.replace(/<style[^>]*>.*?<\/style>/gs, ''), route).toMatch(/^<button[^>]*type="submit"[^>]*>Ieșire din cont<\/button>$/);
+      expect(html, route).toMatch(/<form(?=[^>]*method="post")[^>]*action="\/logout"/);
+    }
+  });
+
   it('withStepShell: the shell above a hidden root, without test ids, and a modulepreload per chunk', () => {
     const index = '<html><head>\n    <script type="module" src="/assets/index-1.js"></script>\n  </head><body>\n    <div id="root"></div>\n</body></html>';
     const html = withStepShell(index, '/infiintare-pfa/3', '<header><span data-testid="flow-title">Înființare PFA</span></header>', ['assets/FlowStepsPage-2.js']);

@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { Box, Button, Container, Flex, HStack, Text } from '@chakra-ui/react';
 import { Outlet } from 'react-router';
 import { RegistrationType, type RegistrationTypeValue } from '@/core/registration';
+import { STATIC_ROUTES } from '@/core/routes';
 import { useLogout } from '@/shared/auth-actions';
 import { BrandMark, SiteFooter } from '@/shared/components/Brand';
 import { LanguageSwitch } from '@/shared/components/LanguageSwitch';
@@ -44,17 +45,24 @@ export function FlowLayout({ registrationType }: { registrationType: Registratio
               </HStack>
               <HStack gap="2" flexShrink={0}>
                 <LanguageSwitch />
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={busy}
-                  onClick={() => {
+                {/*
+                  A form, so that the button works in a step page's prerendered shell too, before the
+                  app has loaded: the browser posts it, the server answers 303 to /logout (its answer to
+                  a form sent to a page) and the app there signs out. Once the app runs, it signs out here.
+                */}
+                <form
+                  method="post"
+                  action={STATIC_ROUTES.logout}
+                  onSubmit={(event) => {
+                    event.preventDefault();
                     setBusy(true);
                     void logout();
                   }}
                 >
-                  {t('logout')}
-                </Button>
+                  <Button type="submit" variant="outline" size="sm" disabled={busy}>
+                    {t('logout')}
+                  </Button>
+                </form>
               </HStack>
             </HStack>
           </Container>
