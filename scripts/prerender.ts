@@ -20,7 +20,10 @@ export function withPrerendered(html: string, route: string, markup: string): st
   return html.replace(marker, `<div id="root" data-prerendered="${route}">${markup}</div>`);
 }
 
-/** The chunks a step page needs right after the entry (its lazy routes and the `steps` copy), with what they import statically. */
+/** The app itself: index.html's entry (src/boot.ts) imports it after the first frame; every page preloads it. */
+export const APP_MODULE = 'src/main.tsx';
+
+/** The chunks a step page needs right after the app (its lazy routes and the `steps` copy), with what they import statically. */
 export const STEP_PAGE_CHUNKS = ['src/pages/flow/FlowLayout.tsx', 'src/pages/flow/FlowStepsPage.tsx', 'locales/ro/steps.json'];
 
 /** `keys` and their static imports, recursively, without the app's entry (index.html loads it anyway). */
@@ -48,10 +51,13 @@ export function withStepShell(html: string, route: string, markup: string, files
   const marker = '<div id="root"></div>';
   if (!html.includes(marker)) throw new Error(`prerender: no ${marker} in the page of ${route}`);
   const shell = markup.replace(/ data-testid="[^"]*"/g, '');
+  return withModulePreloads(html.replace(marker, `<div id="shell" data-route="${route}">${shell}</div>\n    <div id="root" hidden></div>`), files);
+}
+
+/** A `<link rel="modulepreload">` for each chunk of `files` at the end of <head>. */
+export function withModulePreloads(html: string, files: string[]): string {
   const preloads = files.map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`).join('');
-  return html
-    .replace(marker, `<div id="shell" data-route="${route}">${shell}</div>\n    <div id="root" hidden></div>`)
-    .replace(/\n\s*<\/head>/, `\n${preloads}  </head>`);
+  return html.replace(/\n\s*<\/head>/, `\n${preloads}  </head>`);
 }
 
 /** Renders every guest page into its `dist/pages/<route>.html` (written by the route-pages plugin). */
@@ -78,9 +84,11 @@ export async function prerenderPages(dist: string): Promise<void> {
   // page's chunks and the step's own (its validator, widgets and fields).
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  // index.html (every other page of the app): the app's chunks load beside the small entry, not after it.
+  fs.writeFileSync(path.join(dist, 'index.html'), withModulePreloads(indexHtml, staticChunks(manifest, [APP_MODULE])));
   for (const route of stepShellPaths()) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
-    const files = staticChunks(manifest, [...STEP_PAGE_CHUNKS, ...stepShellModules(route)]);
+    const files = staticChunks(manifest, [APP_MODULE, ...STEP_PAGE_CHUNKS, ...stepShellModules(route)]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files));
   }

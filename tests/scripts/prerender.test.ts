@@ -3,7 +3,7 @@ import { renderRoute, renderStepShell, stepShellModules, stepShellPaths } from '
 import { FLOWS } from '@/engine/flows';
 import { shellParts } from '@/pages/flow/StepShell';
 import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
-import { staticChunks, withStepShell } from '../../scripts/prerender';
+import { staticChunks, withModulePreloads, withStepShell } from '../../scripts/prerender';
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */
 describe('guest pages prerendered at build time', () => {
@@ -106,6 +106,13 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     expect(html).toContain('<div id="root" hidden></div>');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/FlowStepsPage-2.js">\n  </head>');
     expect(() => withStepShell('<div id="app"></div>', '/x', '', [])).toThrow(/no <div id="root"><\/div>/);
+  });
+
+  it('withModulePreloads: a modulepreload per chunk at the end of <head> (index.html preloads the app beside its small entry)', () => {
+    const index = '<html><head>\n    <script type="module" crossorigin src="/assets/index-1.js"></script>\n  </head><body></body></html>';
+    expect(withModulePreloads(index, ['assets/main-2.js', 'assets/framework-3.js'])).toBe(
+      '<html><head>\n    <script type="module" crossorigin src="/assets/index-1.js"></script>\n    <link rel="modulepreload" crossorigin href="/assets/main-2.js">\n    <link rel="modulepreload" crossorigin href="/assets/framework-3.js">\n  </head><body></body></html>',
+    );
   });
 
   it('staticChunks: the chunks and what they import statically, without the entry and its own imports', () => {

@@ -1,0 +1,22 @@
+/**
+ * The app's entry (index.html). A step page comes with the step's shell prerendered
+ * (src/shared/shell.ts), and the browser should paint that shell before it evaluates the app's
+ * modules (React, Chakra, the router: ~750 KB): a module script that has already arrived (from the
+ * cache, or over a fast connection) runs as soon as the document is parsed, before the first frame,
+ * and the shell then waited for all of it (issue 14, the steps' first paint). So the app
+ * (src/main.tsx with its imports, which the page preloads: scripts/prerender.ts) is evaluated after
+ * the next frame. A hidden tab draws no frames: it waits 100 ms at most.
+ */
+function afterNextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+void (document.getElementById('shell') ? afterNextFrame() : Promise.resolve()).then(() => import('./main'));
