@@ -7,7 +7,7 @@
  * (src/main.tsx with its imports, which the page preloads: scripts/prerender.ts) is evaluated after
  * the next frame. A hidden tab draws no frames: it waits 100 ms at most.
  */
-function afterNextFrame(): Promise<void> {
+export function afterNextFrame(): Promise<void> {
   return new Promise((resolve) => {
     const fallback = setTimeout(resolve, 100);
     requestAnimationFrame(() =>
