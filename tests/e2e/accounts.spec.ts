@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { Envelope, RegistrationRequest } from '@/core/api-types';
-import { DEFAULT_PASSWORD, expect, outbox, registerViaApi, signInBrowser, test, uniqueEmail, type RegisteredAccount } from './fixtures';
+import { DEFAULT_PASSWORD, expect, holdScripts, outbox, registerViaApi, signInBrowser, test, uniqueEmail, type RegisteredAccount } from './fixtures';
 
 const CALLBACK_ORIGIN = 'http://127.0.0.1:3999'; // AUTH_CALLBACK_ORIGINS of tests/e2e/serve.ts
 
@@ -154,12 +154,7 @@ test.describe('sign in and out', () => {
     expect((await openRequest(request, account)).step).toBe('requesting-company-step-0');
     await signInBrowser(page, account);
     // The app's scripts held back, as on a slow phone: the step's prerendered shell is all there is.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/*.js', async (route) => {
-      await released;
-      await route.continue().catch(() => undefined);
-    });
+    const release = await holdScripts(page);
     await page.goto('/infiintare-pfa/0', { waitUntil: 'commit' });
     await page.getByRole('button', { name: 'Ieșire din cont' }).click();
     await expect(page).toHaveURL(/\/logout$/);

@@ -104,6 +104,21 @@ export async function signInBrowser(page: Page, user: SessionUser | RegisteredAc
   }, JSON.stringify(sessionUser));
 }
 
+/**
+ * Holds the page's scripts (`/assets/*.js`) back, as on a slow phone, until the returned `release` is
+ * called: until then the page is its prerendered HTML only. A request the page no longer wants (it
+ * navigated away meanwhile) is dropped quietly.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
+}
+
 /** A Pixel-size phone (393×727, touch, mobile user agent) for `test.use`; Chromium stays the browser. */
 const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 5'];
 void _browser;

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
-import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './fixtures';
+import { DEFAULT_PASSWORD, expect, holdScripts, test, uniqueEmail } from './fixtures';
 
 const PAGES = [
   { route: '/login', h1: 'Bine ai revenit!', ready: (page: Page) => page.getByRole('button', { name: 'Intră în cont' }) },
@@ -76,12 +76,7 @@ test('/login sent with Enter before its script ran: the password never goes into
 
 test('/login: what was typed before the script ran is still there after it ran, and is what gets sent', async ({ page }) => {
   // The page's scripts held back until the applicant has typed, as on a slow phone.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.addInitScript(watchFirstRender);
   await page.goto('/login', { waitUntil: 'commit' });
   await page.getByLabel('Adresa de e-mail').fill('ana@exemplu.ro');
