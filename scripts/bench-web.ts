@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register]`
+ * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register] [--details] [--trace]`
  *
  * Issue 14's browser benchmark (prints figures; not a test, not run in CI):
  * 1. `vite build` into build/bench-dist (unless --no-build), so that dist/ may change meanwhile;
@@ -13,7 +13,9 @@
  * 5. prints one table of medians: page, performance, LCP, TBT, accessibility, JavaScript transferred;
  *    with `--details`, also per page (on stderr) the long tasks, the main-thread work by kind and the
  *    scripts that cost the most (Lighthouse's long-tasks, mainthread-work-breakdown, bootup-time):
- *    figures that a loaded machine disturbs less than the score.
+ *    figures that a loaded machine disturbs less than the score; with `--trace`, one more load per
+ *    page, unthrottled, traced and profiled: its long tasks and whose code took the main thread
+ *    (scripts/bench-trace.ts).
  *
  * Only 127.0.0.1 is ever loaded; every loop is bounded by the page list and `--runs`.
  */
@@ -25,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
+import { formatTrace, traceLoad } from './bench-trace.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIST = 'build/bench-dist';
@@ -48,6 +51,13 @@ interface Measure {
   tbt: number;
   a11y: number;
   jsBytes: number;
+  /**
+   * Lighthouse's `benchmarkIndex` of the machine during the run (a fixed JS loop, higher is faster;
+   * Lighthouse's docs/throttling.md: 1500–2000 a high-end desktop, the host its 4× CPU slowdown is
+   * calibrated for, 125–800 a mid-tier phone). The simulated CPU times (TBT) are the machine's own
+   * times × 4, so figures from different machines compare only beside it.
+   */
+  benchmarkIndex: number;
   /** Long tasks Lighthouse saw (count, total ms), main-thread ms by group, script costs (scripting + parse ms). */
   longTasks: { count: number; ms: number };
   mainThread: Record<string, number>;
@@ -63,13 +73,14 @@ interface Measure {
 }
 
 function parseArgs(argv: string[]) {
-  const args = { runs: 3, build: true, details: false, only: [] as string[] };
+  const args = { runs: 3, build: true, details: false, trace: false, only: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
     if (flag === '--runs') args.runs = Math.max(1, Math.min(9, Number(value()) || 3));
     else if (flag === '--no-build') args.build = false;
     else if (flag === '--details') args.details = true;
+    else if (flag === '--trace') args.trace = true;
     else if (flag === '--only') args.only.push(...value().split(','));
     else throw new Error(`unknown argument ${argv[i]}`);
   }
@@ -171,8 +182,8 @@ async function targets(origin: string): Promise<Target[]> {
   return list;
 }
 
-/** One Lighthouse run of `target`, cold cache, signed in (or not) as the target says. */
-async function measure(page: Page, port: number, origin: string, target: Target): Promise<Measure> {
+/** A fresh start for `target`: the origin's storage as its visitor has it, the HTTP cache empty. */
+async function prepare(page: Page, origin: string, target: Target): Promise<void> {
   await page.goto(`${origin}/favicon.svg`);
   await page.evaluate(
     (user, storage) => {
@@ -187,6 +198,11 @@ async function measure(page: Page, port: number, origin: string, target: Target)
   const cdp = await page.createCDPSession();
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
+}
+
+/** One Lighthouse run of `target`, cold cache, signed in (or not) as the target says. */
+async function measure(page: Page, port: number, origin: string, target: Target): Promise<Measure> {
+  await prepare(page, origin, target);
   const result = await lighthouse(
     `${origin}${target.path}`,
     { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true },
@@ -208,6 +224,7 @@ async function measure(page: Page, port: number, origin: string, target: Target)
     tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
     a11y: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
     jsBytes: items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
     ...details(lhr.audits),
   };
 }
@@ -289,9 +306,11 @@ async function main() {
     if (args.only.length) list = list.filter((t) => args.only.some((o) => t.label.startsWith(o)));
     const page = await browser.newPage();
     const rows: string[][] = [];
+    const benchmarkIndexes: number[] = [];
     for (const target of list) {
       const runs: Measure[] = [];
       for (let i = 0; i < args.runs; i++) runs.push(await measureOnce(page, chrome.port, origin, target));
+      benchmarkIndexes.push(...runs.map((r) => r.benchmarkIndex));
       const m = {
         perf: median(runs.map((r) => r.perf)),
         lcp: median(runs.map((r) => r.lcp)),
@@ -314,10 +333,22 @@ async function main() {
         console.error(`    scripts: ${scriptMs.map((s) => `${s.url} ${s.ms} ms`).join(', ')}`);
         console.error(`    FCP ${(med((r) => r.fcp) / 1000).toFixed(1)} s; LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}; painted (unthrottled trace) at ${runs.map((r) => Math.round(r.observedLcp)).join(', ')} ms, first paint ${med((r) => r.observedFcp)} ms`);
       }
+      if (args.trace) {
+        // A fresh context: a new renderer, nothing compiled yet for the origin (a first visit).
+        const context = await browser.createBrowserContext();
+        try {
+          const tracePage = await context.newPage();
+          await prepare(tracePage, origin, target);
+          const trace = await traceLoad(tracePage, `${origin}${target.path}`, path.join(root, 'build', 'sourcemaps', 'assets'));
+          for (const line of formatTrace(trace)) console.error(line);
+        } finally {
+          await context.close();
+        }
+      }
       rows.push(row);
     }
     const header = ['page', 'perf', 'LCP', 'TBT', 'a11y', 'JS transferred'];
-    console.log(`\nLighthouse ${(JSON.parse(fs.readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version} mobile (simulated throttling), median of ${args.runs}, ${new Date().toISOString().slice(0, 16)}Z\n`);
+    console.log(`\nLighthouse ${(JSON.parse(fs.readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version} mobile (simulated throttling), median of ${args.runs}, ${new Date().toISOString().slice(0, 16)}Z, benchmarkIndex ${Math.round(median(benchmarkIndexes))} (${Math.round(Math.min(...benchmarkIndexes))}–${Math.round(Math.max(...benchmarkIndexes))})\n`);
     console.log(`| ${header.join(' | ')} |`);
     console.log(`|${header.map(() => '---').join('|')}|`);
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
