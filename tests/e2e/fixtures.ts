@@ -26,9 +26,13 @@ export async function outbox(request: APIRequestContext, to?: string): Promise<O
   return ((await res.json()) as Envelope<OutboxMail[]>).payload;
 }
 
-/** An address no other test (or run) uses: `prefix.<time><random>@exemplu.ro`. */
+let emailCount = 0;
+/**
+ * An address no other test (or run) uses, by construction: `prefix.<worker pid>-<count>-<time><random>@exemplu.ro`
+ * (time and random bytes alone once collided in the API tests: tests/server/helpers.ts).
+ */
 export function uniqueEmail(prefix = 'e2e'): string {
-  return `${prefix}.${Date.now().toString(36)}${randomBytes(3).toString('hex')}@exemplu.ro`.toLowerCase();
+  return `${prefix}.${process.pid.toString(36)}-${(emailCount++).toString(36)}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}@exemplu.ro`.toLowerCase();
 }
 
 export interface RegisterOptions {

@@ -55,8 +55,15 @@ export async function testApp(overrides: Partial<AppConfig> = {}): Promise<Fasti
   return app;
 }
 
+let emailCount = 0;
+/**
+ * An address no other test of the run uses, by construction: this worker (its pid), its own count,
+ * then the time and two random bytes (another run). Time and random bytes alone once collided (51
+ * addresses made in one millisecond, limits.test.ts against PostgreSQL, whose run database all the
+ * workers share).
+ */
 export function uniqueEmail(prefix = 'user'): string {
-  return `${prefix}.${Date.now().toString(36)}${randomBytes(3).toString('hex')}@exemplu.ro`;
+  return `${prefix}.${process.pid.toString(36)}-${(emailCount++).toString(36)}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}@exemplu.ro`;
 }
 
 export const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' });
