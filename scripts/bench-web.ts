@@ -28,6 +28,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { formatTrace, traceLoad } from './bench-trace.ts';
+import { SOURCE_MAPS_DIR } from './vite-plugin-precompress.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIST = 'build/bench-dist';
@@ -208,10 +209,7 @@ async function prepare(page: Page, origin: string, target: Target): Promise<void
  * page and every page after the first sharing the app's chunks.
  */
 async function measure(browser: Browser, port: number, origin: string, target: Target): Promise<Measure> {
-  const context = await browser.createBrowserContext();
-  try {
-    const page = await context.newPage();
-    await prepare(page, origin, target);
+  return asFirstVisit(browser, origin, target, async (page) => {
     const result = await lighthouse(
       `${origin}${target.path}`,
       { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true },
@@ -220,6 +218,16 @@ async function measure(browser: Browser, port: number, origin: string, target: T
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${target.path}`);
     return figures(result.lhr, target);
+  });
+}
+
+/** `visit` with a page of a browser context of its own (a new renderer), `prepare`d for `target`; the context goes after. */
+async function asFirstVisit<T>(browser: Browser, origin: string, target: Target, visit: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await prepare(page, origin, target);
+    return await visit(page);
   } finally {
     await context.close();
   }
@@ -349,16 +357,8 @@ async function main() {
         console.error(`    FCP ${(med((r) => r.fcp) / 1000).toFixed(1)} s; LCP element: ${[...new Set(runs.map((r) => r.lcpElement))].join(' | ')}; painted (unthrottled trace) at ${runs.map((r) => Math.round(r.observedLcp)).join(', ')} ms, first paint ${med((r) => r.observedFcp)} ms`);
       }
       if (args.trace) {
-        // A fresh context: a new renderer, nothing compiled yet for the origin (a first visit).
-        const context = await browser.createBrowserContext();
-        try {
-          const tracePage = await context.newPage();
-          await prepare(tracePage, origin, target);
-          const trace = await traceLoad(tracePage, `${origin}${target.path}`, path.join(root, 'build', 'sourcemaps', 'assets'));
-          for (const line of formatTrace(trace)) console.error(line);
-        } finally {
-          await context.close();
-        }
+        const trace = await asFirstVisit(browser, origin, target, (page) => traceLoad(page, `${origin}${target.path}`, path.join(root, SOURCE_MAPS_DIR, 'assets')));
+        for (const line of formatTrace(trace)) console.error(line);
       }
       rows.push(row);
     }

@@ -54,6 +54,9 @@ export function precompressDir(outDir: string): number {
   return count;
 }
 
+/** Where the builds' source maps go (never into `dist/`, never served); scripts/bench-trace.ts reads them there. */
+export const SOURCE_MAPS_DIR = 'build/sourcemaps';
+
 /**
  * After the build: source maps leave `dist/` (for `build/sourcemaps/`, kept for debugging, never
  * served), then every JS, CSS, HTML, SVG and JSON file gets its `.br` and `.gz` twin, which the
@@ -73,7 +76,7 @@ export function precompress(options: { mapsDir?: string } = {}): Plugin {
       order: 'post',
       sequential: true,
       handler() {
-        moveSourceMaps(outDir, path.resolve(root, options.mapsDir ?? 'build/sourcemaps'));
+        moveSourceMaps(outDir, path.resolve(root, options.mapsDir ?? SOURCE_MAPS_DIR));
         precompressDir(outDir);
       },
     },

@@ -12,10 +12,10 @@
  *
  * The helpers are also exported as plain functions.
  */
-import { randomBytes } from 'node:crypto';
 import { test as base, devices, expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope, OutboxMail, Partner, RegisterPayload, RegistrationRequest, SessionUser } from '@/core/api-types';
 import { E2E_OPS_TOKEN } from './ops-token';
+import { uniqueAddress } from '../unique-email';
 
 export { expect };
 
@@ -26,13 +26,9 @@ export async function outbox(request: APIRequestContext, to?: string): Promise<O
   return ((await res.json()) as Envelope<OutboxMail[]>).payload;
 }
 
-let emailCount = 0;
-/**
- * An address no other test (or run) uses, by construction: `prefix.<worker pid>-<count>-<time><random>@exemplu.ro`
- * (time and random bytes alone once collided in the API tests: tests/server/helpers.ts).
- */
+/** A fresh address (tests/unique-email.ts), in lower case as the browser forms send it. */
 export function uniqueEmail(prefix = 'e2e'): string {
-  return `${prefix}.${process.pid.toString(36)}-${(emailCount++).toString(36)}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}@exemplu.ro`.toLowerCase();
+  return uniqueAddress(prefix).toLowerCase();
 }
 
 export interface RegisterOptions {

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db';
 import type { OutboxMail, Partner, SessionUser } from '../../src/core/api-types';
+import { uniqueAddress } from '../unique-email';
 
 const globalState = globalThis as unknown as { __testDatabase?: Promise<Database> };
 
@@ -55,15 +55,9 @@ export async function testApp(overrides: Partial<AppConfig> = {}): Promise<Fasti
   return app;
 }
 
-let emailCount = 0;
-/**
- * An address no other test of the run uses, by construction: this worker (its pid), its own count,
- * then the time and two random bytes (another run). Time and random bytes alone once collided (51
- * addresses made in one millisecond, limits.test.ts against PostgreSQL, whose run database all the
- * workers share).
- */
+/** A fresh address (tests/unique-email.ts). */
 export function uniqueEmail(prefix = 'user'): string {
-  return `${prefix}.${process.pid.toString(36)}-${(emailCount++).toString(36)}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}@exemplu.ro`;
+  return uniqueAddress(prefix);
 }
 
 export const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' });
