@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { precompressDir } from './vite-plugin-precompress.ts';
-import { ROUTE_PAGES, type ManifestChunk } from './vite-plugin-route-pages.ts';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, type ManifestChunk, type NextPage } from './vite-plugin-route-pages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -25,6 +25,9 @@ export const APP_MODULE = 'src/main.tsx';
 
 /** The chunks a step page needs right after the app (its lazy routes and the `steps` copy), with what they import statically. */
 export const STEP_PAGE_CHUNKS = ['src/pages/flow/FlowLayout.tsx', 'src/pages/flow/FlowStepsPage.tsx', 'locales/ro/steps.json'];
+
+/** What the app loads on every page once it has rendered (the toasts' view, src/shared/providers.tsx). */
+export const APP_AFTER_RENDER = ['src/shared/toaster-view.tsx'];
 
 /** `keys` and their static imports, recursively, without the app's entry (index.html loads it anyway). */
 export function staticChunks(manifest: Record<string, ManifestChunk>, keys: string[]): string[] {
@@ -60,6 +63,48 @@ export function withModulePreloads(html: string, files: string[]): string {
   return html.replace(/\n\s*<\/head>/, `\n${preloads}  </head>`);
 }
 
+/**
+ * The scripts of the page a guest page leads to, which it does not load itself (issue 14: the wait after
+ * "Intră în cont" or "Vreau cont Ghișeu"): for `'app'`, what every step page loads (index.html's entry and
+ * its preloads, the app, the step page's chunks, the `steps` copy and the toasts' view; not a step's own
+ * widgets, which depend on the step); for `'first-step'`, those and `firstSteps` (the modules of the
+ * steps the flow files start at); for a guest route, that page's chunks.
+ */
+export function nextPageFiles(
+  next: NextPage,
+  own: string[],
+  app: Record<string, ManifestChunk>,
+  guest: Record<string, ManifestChunk>,
+  firstSteps: string[] = [],
+): string[] {
+  let files: string[];
+  if (next === 'app' || next === 'first-step') {
+    const entry = app['index.html'];
+    if (!entry) throw new Error('prerender: the manifest has no index.html');
+    const modules = [APP_MODULE, ...STEP_PAGE_CHUNKS, ...APP_AFTER_RENDER, ...(next === 'first-step' ? firstSteps : [])];
+    files = [entry.file, ...(entry.imports ?? []).map((key) => app[key].file), ...staticChunks(app, modules)];
+  } else {
+    const page = ROUTE_PAGES.find((p) => p.route === next);
+    if (!page) throw new Error(`prerender: ${next} is not a guest page (ROUTE_PAGES)`);
+    files = pageChunks(guest, page.entry).map((key) => guest[key].file);
+  }
+  const loaded = new Set(own);
+  return [...new Set(files)].filter((file) => !loaded.has(file));
+}
+
+/**
+ * The next page's scripts as `<link rel="prefetch">` inside `<template id="next-page">` at the end of
+ * <head>: inert in the HTML (a prefetch there would start at once, beside the page's own scripts, and
+ * share a phone's bandwidth with them); src/guest/prefetch.ts puts them in <head> once the page has loaded
+ * and the browser is idle. `crossorigin`: the mode the next page requests them in (module scripts are
+ * CORS requests; Chromium answers same-origin modules from its cache either way).
+ */
+export function withNextPage(html: string, files: string[]): string {
+  if (!files.length) return html;
+  const links = files.map((file) => `      <link rel="prefetch" as="script" crossorigin href="/${file}">\n`).join('');
+  return html.replace(/\n\s*<\/head>/, `\n    <template id="next-page">\n${links}    </template>\n  </head>`);
+}
+
 /** Renders every guest page into its `dist/pages/<route>.html` (written by the route-pages plugin). */
 export async function prerenderPages(dist: string): Promise<void> {
   const ssrOut = path.join(root, 'build', 'prerender');
@@ -69,20 +114,24 @@ export async function prerenderPages(dist: string): Promise<void> {
     { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (build.status !== 0) throw new Error('prerender: the SSR build of src/prerender.tsx failed');
-  const { renderRoute, renderStepShell, stepShellPaths, stepShellModules } = (await import(`${pathToFileURL(path.join(ssrOut, 'prerender.js')).href}?t=${Date.now()}`)) as {
+  const { renderRoute, renderStepShell, stepShellPaths, stepShellModules, flowStartPaths } = (await import(`${pathToFileURL(path.join(ssrOut, 'prerender.js')).href}?t=${Date.now()}`)) as {
     renderRoute: (pathname: string) => Promise<string>;
     renderStepShell: (pathname: string) => Promise<string>;
     stepShellPaths: () => string[];
     stepShellModules: (pathname: string) => string[];
+    flowStartPaths: () => string[];
   };
-  for (const { route } of ROUTE_PAGES.filter((p) => p.prerender)) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const guestManifest = JSON.parse(fs.readFileSync(path.join(dist, GUEST_MANIFEST), 'utf8')) as Record<string, ManifestChunk>;
+  for (const { route, entry, next } of ROUTE_PAGES.filter((p) => p.prerender)) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
     const markup = await renderRoute(route);
-    fs.writeFileSync(file, withPrerendered(fs.readFileSync(file, 'utf8'), route, markup));
+    const own = pageChunks(guestManifest, entry).map((key) => guestManifest[key].file);
+    const prefetch = next ? nextPageFiles(next, own, manifest, guestManifest, flowStartPaths().flatMap(stepShellModules)) : [];
+    fs.writeFileSync(file, withNextPage(withPrerendered(fs.readFileSync(file, 'utf8'), route, markup), prefetch));
   }
   // Every step of both flow files: the app's index.html with the step's shell, preloading the step
   // page's chunks and the step's own (its validator, widgets and fields).
-  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   // index.html (every other page of the app): the app's chunks load beside the small entry, not after it.
   fs.writeFileSync(path.join(dist, 'index.html'), withModulePreloads(indexHtml, staticChunks(manifest, [APP_MODULE])));

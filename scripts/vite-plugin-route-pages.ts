@@ -11,12 +11,20 @@ import { prerenderPages } from './prerender.ts';
  * in both builds. /register/account is prerendered as a visitor who chose a type on /register sees it
  * (src/prerender.tsx); without a type, its entry sends the visitor back there.
  */
-export const ROUTE_PAGES: { route: string; src: string; entry: string; prerender: boolean }[] = [
-  { route: '/login', src: 'src/pages/login/LoginPage.tsx', entry: 'src/guest/pages/login.ts', prerender: true },
-  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', entry: 'src/guest/pages/register.ts', prerender: true },
-  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', entry: 'src/guest/pages/register-account.ts', prerender: true },
+export const ROUTE_PAGES: { route: string; src: string; entry: string; prerender: boolean; next?: NextPage }[] = [
+  { route: '/login', src: 'src/pages/login/LoginPage.tsx', entry: 'src/guest/pages/login.ts', prerender: true, next: 'app' },
+  { route: '/register', src: 'src/pages/register/TypeSelectionPage.tsx', entry: 'src/guest/pages/register.ts', prerender: true, next: '/register/account' },
+  { route: '/register/account', src: 'src/pages/register/AccountPage.tsx', entry: 'src/guest/pages/register-account.ts', prerender: true, next: 'first-step' },
   { route: '/password/forgot', src: 'src/pages/ForgotPasswordPage.tsx', entry: 'src/guest/pages/password-forgot.ts', prerender: true },
 ];
+
+/**
+ * Where a guest page's form leads, whose scripts the page fetches into the cache once it is idle
+ * (scripts/prerender.ts `withNextPage`, src/guest/prefetch.ts): `'app'`, the app that shows the wizard's
+ * steps and the dashboard (signing in: the step is the applicant's own); `'first-step'`, the same and
+ * the own chunks of the step each flow file starts at (a new account); or another guest page's route.
+ */
+export type NextPage = 'app' | 'first-step' | string;
 
 /** Where vite.guest.config.ts writes its manifest, inside the output folder. */
 export const GUEST_MANIFEST = '.vite/guest-manifest.json';

@@ -39,6 +39,11 @@ export function stepShellPaths(): string[] {
   return Object.values(FLOWS).flatMap((flow) => flow.steps.map((step) => step.path));
 }
 
+/** The step each flow file starts at: where a new account goes. */
+export function flowStartPaths(): string[] {
+  return Object.values(FLOWS).map((flow) => flow.steps[0].path);
+}
+
 /**
  * What a step's page loads for the step itself, as the build's manifest names it: the step schema's
  * precompiled validator and the widgets and fields its uiSchema names (the flow file's own; a partner

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { flowPath } from '@/core/session';
 import { session } from '@/shared/session';
+import { prefetchNextPage } from './prefetch';
 import { renderGuestPage } from './render';
 
 export interface GuestPage {
@@ -24,5 +25,8 @@ export function startGuestPage({ route, guestOnly, page }: GuestPage): void {
   // Two tasks instead of one long one (issue 14: Lighthouse's TBT counts each task's time above 50 ms):
   // the page's modules, Chakra's system among them, are evaluated in this one, the page renders in the
   // next; the browser may handle input or paint in between. The prerendered page is on screen meanwhile.
-  setTimeout(() => renderGuestPage(route, page), 0);
+  setTimeout(() => {
+    renderGuestPage(route, page);
+    prefetchNextPage();
+  }, 0);
 }

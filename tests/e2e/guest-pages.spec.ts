@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
-import { DEFAULT_PASSWORD, expect, holdScripts, test, uniqueEmail } from './fixtures';
+import { currentRequest, DEFAULT_PASSWORD, expect, holdScripts, registerViaApi, test, uniqueEmail } from './fixtures';
 
 const PAGES = [
   { route: '/login', h1: 'Bine ai revenit!', ready: (page: Page) => page.getByRole('button', { name: 'Intră în cont' }) },
@@ -88,6 +88,109 @@ test('/login: what was typed before the script ran is still there after it ran, 
   const sent = page.waitForRequest((request) => request.url().endsWith('/api/login') && request.method() === 'POST');
   await page.getByRole('button', { name: 'Intră în cont' }).click();
   expect((await sent).postDataJSON()).toMatchObject({ email: 'ana@exemplu.ro', password: 'parola-sigura-1' });
+});
+
+/**
+ * Follows, through Chromium's own network events, every `/assets/` script the tab fetches: which finished
+ * loading (a prefetch included) and which the browser answered from its cache.
+ */
+async function watchAssets(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const urls = new Map<string, string>();
+  const finished = new Set<string>();
+  const fromCache = new Set<string>();
+  const fromNetwork = new Set<string>();
+  const asset = (url: string) => (new URL(url).pathname.startsWith('/assets/') ? new URL(url).pathname : null);
+  cdp.on('Network.requestWillBeSent', ({ requestId, request }) => {
+    const path = asset(request.url);
+    if (path) urls.set(requestId, path);
+  });
+  cdp.on('Network.loadingFinished', ({ requestId }) => {
+    const path = urls.get(requestId);
+    if (path) finished.add(path);
+  });
+  cdp.on('Network.responseReceived', ({ response }) => {
+    const path = asset(response.url);
+    if (path) (response.fromDiskCache || response.fromPrefetchCache ? fromCache : fromNetwork).add(path);
+  });
+  return {
+    finished,
+    /** Forgets what was fetched so far: what follows is the next page's. */
+    reset() {
+      fromCache.clear();
+      fromNetwork.clear();
+    },
+    fromCache,
+    fromNetwork,
+  };
+}
+
+/** The scripts a guest page's HTML lists for its next page (`<template id="next-page">`). */
+function nextPageScripts(html: string): string[] {
+  const template = /<template id="next-page">(.*?)<\/template>/s.exec(html)?.[1] ?? '';
+  return [...template.matchAll(/<link rel="prefetch"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+}
+
+test("/login fetches the wizard's scripts once it is idle; signed in, the step page takes them from the cache", async ({ page, request }) => {
+  const account = await registerViaApi(request, { type: 2 });
+  await currentRequest(request, account);
+  const assets = await watchAssets(page);
+  const next = nextPageScripts((await (await page.goto('/login'))?.text()) ?? '');
+  expect(next.some((file) => /^\/assets\/framework-[^/]+\.js$/.test(file))).toBe(true);
+  // The applicant types (the page has loaded and is idle meanwhile): the wizard's scripts arrive.
+  await page.getByLabel('Adresa de e-mail').fill(account.email);
+  await page.getByLabel('Parola', { exact: true }).fill(account.password);
+  await expect.poll(() => next.filter((file) => !assets.finished.has(file))).toEqual([]);
+  assets.reset();
+  await page.getByRole('button', { name: 'Intră în cont' }).click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
+  await expect(page.getByRole('heading', { level: 1, name: /Selectează opțiunile/ })).toBeVisible();
+  // Every one of them the step page used came from the cache; none went over the network again.
+  expect([...assets.fromNetwork].filter((file) => next.includes(file))).toEqual([]);
+  expect(next.filter((file) => !assets.fromCache.has(file))).toEqual([]);
+});
+
+test('/register fetches the account form\'s scripts, /register/account the wizard\'s: each next page takes them from the cache', async ({ page }) => {
+  const assets = await watchAssets(page);
+  const toAccount = nextPageScripts((await (await page.goto('/register'))?.text()) ?? '');
+  expect(toAccount.some((file) => /^\/assets\/register-account-[^/]+\.js$/.test(file))).toBe(true);
+  await expect.poll(() => toAccount.filter((file) => !assets.finished.has(file))).toEqual([]);
+  assets.reset();
+  const account = page.waitForResponse((response) => new URL(response.url()).pathname === '/register/account');
+  await page.locator('label', { has: page.getByRole('radio', { name: /Vreau PFA/ }) }).click();
+  const toApp = nextPageScripts(await (await account).text());
+  await expect(page.getByRole('heading', { level: 1, name: 'Datele contului tău' })).toBeVisible();
+  expect(toAccount.filter((file) => !assets.fromCache.has(file))).toEqual([]);
+  expect(toApp.some((file) => /^\/assets\/framework-[^/]+\.js$/.test(file))).toBe(true);
+  await page.getByLabel('Adresa de e-mail').fill(uniqueEmail('guest'));
+  await page.getByLabel('Telefon').fill('0712345678');
+  await page.getByLabel('Parola', { exact: true }).fill(DEFAULT_PASSWORD);
+  await page.locator('label', { has: page.getByRole('checkbox') }).click();
+  await expect.poll(() => toApp.filter((file) => !assets.finished.has(file))).toEqual([]);
+  assets.reset();
+  await page.getByRole('button', { name: 'Vreau cont Ghișeu' }).click();
+  await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
+  await expect(page.getByRole('checkbox').first()).toBeVisible();
+  // The first step loaded every script (the app's and the step's own) from the cache, none over the network.
+  expect(assets.fromCache.size).toBeGreaterThan(10);
+  expect([...assets.fromNetwork]).toEqual([]);
+});
+
+test('/login with Save-Data on fetches nothing ahead', async ({ page }) => {
+  await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
+  const assets = await watchAssets(page);
+  const html = (await (await page.goto('/login'))?.text()) ?? '';
+  await expect(page.getByRole('button', { name: 'Intră în cont' })).toBeEnabled();
+  // The page has looked at its next page (it takes the template out), and the browser has been idle since
+  // the load (idle callbacks run in the order they were asked for): a prefetch would be in <head> by now.
+  await page.waitForLoadState('load');
+  await expect(page.locator('template#next-page')).toHaveCount(0);
+  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
+  await expect(page.locator('link[rel="prefetch"]')).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  const own = [...html.replace(/<template id="next-page">.*?<\/template>/s, '').matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  expect([...assets.finished].filter((file) => !own.includes(file))).toEqual([]);
 });
 
 test('/register/account without a chosen type goes back to /register', async ({ page }) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderRoute, renderStepShell, stepShellModules, stepShellPaths } from '@/prerender';
+import { flowStartPaths, renderRoute, renderStepShell, stepShellModules, stepShellPaths } from '@/prerender';
 import { FLOWS } from '@/engine/flows';
 import { shellParts } from '@/pages/flow/StepShell';
 import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
-import { staticChunks, withModulePreloads, withStepShell } from '../../scripts/prerender';
+import { nextPageFiles, staticChunks, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */
 describe('guest pages prerendered at build time', () => {
@@ -132,5 +132,84 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     expect(stepShellModules('/infiintare-pfa/0')).toEqual(['virtual:step-validator/questionnaire.json.js', 'widgets/questionnaire/QuestionnaireWidget.tsx']);
     expect(stepShellModules('/inregistrare/2')).toEqual(['virtual:step-validator/fiscal-code.json.js']);
     expect(() => stepShellModules('/infiintare-pfa/99')).toThrow(/no step of a flow file/);
+  });
+});
+
+/** What a guest page fetches ahead for the page its form leads to (src/guest/prefetch.ts puts the links in <head> when idle). */
+describe('the next page of a guest page', () => {
+  const app = {
+    'index.html': { file: 'assets/index-1.js', imports: ['_framework.js'] },
+    '_framework.js': { file: 'assets/framework-2.js' },
+    'src/main.tsx': { file: 'assets/main-3.js', imports: ['_framework.js', '_app.js'], dynamicImports: ['src/pages/DashboardPage.tsx'] },
+    '_app.js': { file: 'assets/app-4.js' },
+    'src/pages/DashboardPage.tsx': { file: 'assets/DashboardPage-5.js' },
+    'src/pages/flow/FlowLayout.tsx': { file: 'assets/FlowLayout-6.js', imports: ['_app.js'] },
+    'src/pages/flow/FlowStepsPage.tsx': { file: 'assets/FlowStepsPage-7.js', imports: ['_step-services.js'] },
+    '_step-services.js': { file: 'assets/step-services-8.js' },
+    'locales/ro/steps.json': { file: 'assets/steps-9.js' },
+    'src/shared/toaster-view.tsx': { file: 'assets/toaster-view-h.js', imports: ['_framework.js'] },
+  };
+  const guest = {
+    'src/guest/pages/register.ts': { file: 'assets/register-a.js', imports: ['_start.js'] },
+    'src/guest/pages/register-account.ts': { file: 'assets/register-account-b.js', imports: ['_start.js', '_paths.js'] },
+    '_start.js': { file: 'assets/start-c.js' },
+    '_paths.js': { file: 'assets/paths-d.js' },
+  };
+
+  it("'app': what every step page loads (the entry and its preloads, the app, the step page's chunks, the steps copy, the toasts' view), not the lazy pages", () => {
+    expect(nextPageFiles('app', ['assets/login-e.js', 'assets/start-c.js'], app, guest)).toEqual([
+      'assets/index-1.js',
+      'assets/framework-2.js',
+      'assets/main-3.js',
+      'assets/app-4.js',
+      'assets/FlowLayout-6.js',
+      'assets/FlowStepsPage-7.js',
+      'assets/step-services-8.js',
+      'assets/steps-9.js',
+      'assets/toaster-view-h.js',
+    ]);
+  });
+
+  it("'first-step': the same and the chunks of the steps the flow files start at, with what they import", () => {
+    const withSteps = {
+      ...app,
+      'widgets/questionnaire/QuestionnaireWidget.tsx': { file: 'assets/QuestionnaireWidget-f.js', imports: ['_app.js', '_types.js'] },
+      '_types.js': { file: 'assets/types-g.js' },
+    };
+    const files = nextPageFiles('first-step', [], withSteps, guest, ['widgets/questionnaire/QuestionnaireWidget.tsx']);
+    expect(files.slice(0, 9)).toEqual(nextPageFiles('app', [], withSteps, guest));
+    expect(files.slice(9)).toEqual(['assets/QuestionnaireWidget-f.js', 'assets/types-g.js']);
+    expect(nextPageFiles('app', [], withSteps, guest, ['widgets/questionnaire/QuestionnaireWidget.tsx'])).toHaveLength(9);
+  });
+
+  it('flowStartPaths: the first step of each flow file', () => {
+    expect(flowStartPaths()).toEqual(Object.values(FLOWS).map((f) => f.steps[0].path));
+    expect(flowStartPaths()).toContain('/infiintare-pfa/0');
+  });
+
+  it('a guest route: that page\'s chunks, without those the page has loaded already', () => {
+    const own = ['assets/register-a.js', 'assets/start-c.js'];
+    expect(nextPageFiles('/register/account', own, app, guest)).toEqual(['assets/register-account-b.js', 'assets/paths-d.js']);
+    expect(() => nextPageFiles('/nowhere', own, app, guest)).toThrow(/\/nowhere is not a guest page/);
+  });
+
+  it('every guest page whose form leads on names where: signing in into the app, the account to the first step, the type to the account form', () => {
+    expect(Object.fromEntries(ROUTE_PAGES.map((p) => [p.route, p.next ?? null]))).toEqual({
+      '/login': 'app',
+      '/register': '/register/account',
+      '/register/account': 'first-step',
+      '/password/forgot': null,
+    });
+  });
+
+  it('withNextPage: the prefetch links inert in a template at the end of <head>, nothing for no files', () => {
+    const page = '<html><head>\n    <script type="module" crossorigin src="/assets/login-1.js"></script>\n  </head><body></body></html>';
+    expect(withNextPage(page, ['assets/framework-2.js', 'assets/main-3.js'])).toBe(
+      '<html><head>\n    <script type="module" crossorigin src="/assets/login-1.js"></script>\n    <template id="next-page">\n' +
+        '      <link rel="prefetch" as="script" crossorigin href="/assets/framework-2.js">\n' +
+        '      <link rel="prefetch" as="script" crossorigin href="/assets/main-3.js">\n' +
+        '    </template>\n  </head><body></body></html>',
+    );
+    expect(withNextPage(page, [])).toBe(page);
   });
 });
