@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register] [--details] [--trace]`
+ * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register] [--details] [--trace] [--journey]`
  *
  * Issue 14's browser benchmark (prints figures; not a test, not run in CI):
  * 1. `vite build` into build/bench-dist (unless --no-build), so that dist/ may change meanwhile;
@@ -16,6 +16,10 @@
  *    figures that a loaded machine disturbs less than the score; with `--trace`, one more load per
  *    page, unthrottled, traced and profiled: its long tasks and whose code took the main thread
  *    (scripts/bench-trace.ts).
+ * With `--journey`, instead of 4–5: from /login (signing in) and from /register/account (creating the
+ * account) into the wizard's first step, `--runs` times each, throttled as a phone: how long after the
+ * button the step is on screen and usable, and how many of its scripts came from the cache
+ * (scripts/bench-journey.ts).
  *
  * Only 127.0.0.1 is ever loaded; every loop is bounded by the page list and `--runs`.
  */
@@ -27,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { formatJourneys, runJourney, THINK_MS, typeInto, type JourneyRun, type JourneyStart } from './bench-journey.ts';
 import { formatTrace, traceLoad } from './bench-trace.ts';
 import { SOURCE_MAPS_DIR } from './vite-plugin-precompress.ts';
 
@@ -74,7 +79,7 @@ interface Measure {
 }
 
 function parseArgs(argv: string[]) {
-  const args = { runs: 3, build: true, details: false, trace: false, only: [] as string[] };
+  const args = { runs: 3, build: true, details: false, trace: false, journey: false, only: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
@@ -82,6 +87,7 @@ function parseArgs(argv: string[]) {
     else if (flag === '--no-build') args.build = false;
     else if (flag === '--details') args.details = true;
     else if (flag === '--trace') args.trace = true;
+    else if (flag === '--journey') args.journey = true;
     else if (flag === '--only') args.only.push(...value().split(','));
     else throw new Error(`unknown argument ${argv[i]}`);
   }
@@ -133,13 +139,18 @@ async function api<T>(origin: string, method: string, url: string, body?: unknow
 }
 
 let counter = 0;
+const PASSWORD = 'parola-sigura-1';
+/** A fresh address for an account of the bench. */
+const benchEmail = () => `bench-${Date.now()}-${counter++}@exemplu.ro`;
+
 /** A fresh applicant of `registrationType` (unaffiliated partner), its request opened. */
-async function applicant(origin: string, flow: FlowFile): Promise<{ user: { access_token: string }; token: string }> {
+async function applicant(origin: string, flow: FlowFile): Promise<{ user: { access_token: string }; token: string; email: string }> {
   const partners = await api<{ id: number; is_unaffiliated: boolean }[]>(origin, 'GET', '/api/partner/index');
   const partner = partners.find((p) => p.is_unaffiliated) ?? partners[0];
+  const email = benchEmail();
   const user = await api<{ access_token: string }>(origin, 'POST', '/api/register', {
-    email: `bench-${Date.now()}-${counter++}@exemplu.ro`,
-    password: 'parola-sigura-1',
+    email,
+    password: PASSWORD,
     phone: '0712345678',
     referral_code: null,
     cookies: [],
@@ -148,12 +159,50 @@ async function applicant(origin: string, flow: FlowFile): Promise<{ user: { acce
     partner_id: partner.id,
   });
   await api(origin, 'GET', flow.api.open, undefined, user.access_token);
-  return { user, token: user.access_token };
+  return { user, token: user.access_token, email };
+}
+
+const readFlow = (file: string) => JSON.parse(fs.readFileSync(path.join(root, 'flows', file), 'utf8')) as FlowFile;
+
+/**
+ * The two ways into the wizard, for `--journey`: signing in as an applicant whose request stands at the
+ * new-PFA flow's first step, and creating a new-PFA account.
+ */
+async function journeys(origin: string, runs: number): Promise<JourneyStart[]> {
+  const flow = readFlow('new-pfa.json');
+  const first = new RegExp(`^${flow.steps[0].path}$`);
+  const accounts: string[] = [];
+  for (let i = 0; i < runs; i++) accounts.push((await applicant(origin, flow)).email);
+  let next = 0;
+  return [
+    {
+      label: '/login → the step it leads to',
+      path: '/login',
+      fill: async (page) => {
+        await typeInto(page, 'email', accounts[next++]);
+        await typeInto(page, 'password', PASSWORD);
+      },
+      submit: 'Intră în cont',
+      arrives: first,
+    },
+    {
+      label: '/register/account → the first step',
+      path: '/register/account',
+      storage: { registration: JSON.stringify({ type: flow.registrationType }) },
+      fill: async (page) => {
+        await typeInto(page, 'email', benchEmail());
+        await typeInto(page, 'phone', '0712345678');
+        await typeInto(page, 'password', PASSWORD);
+        await page.click('label:has(input[name="marketing_accepted"])');
+      },
+      submit: 'Vreau cont Ghișeu',
+      arrives: first,
+    },
+  ];
 }
 
 async function targets(origin: string): Promise<Target[]> {
-  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(root, 'flows', f), 'utf8')) as FlowFile;
-  const flows = [read('new-pfa.json'), read('existing-pfa.json')];
+  const flows = [readFlow('new-pfa.json'), readFlow('existing-pfa.json')];
   const list: Target[] = ['/login', '/register', '/register/account', '/password/forgot'].map((p) => ({ label: p, path: p, user: null }));
   // /register/account as a visitor who chose a type on /register sees it (without one it sends them back there).
   list[2].storage = { registration: JSON.stringify({ type: flows[0].registrationType }) };
@@ -326,6 +375,18 @@ async function main() {
   });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
   try {
+    if (args.journey) {
+      const results: { start: JourneyStart; runs: JourneyRun[] }[] = [];
+      for (const start of await journeys(origin, args.runs)) {
+        const runs: JourneyRun[] = [];
+        for (let i = 0; i < args.runs; i++) runs.push(await runJourney(browser, origin, start));
+        console.error(`  ${start.label}: usable after ${runs.map((r) => `${r.usableMs} ms`).join(', ')}`);
+        results.push({ start, runs });
+      }
+      console.log(`\nFrom a guest page's button to the wizard's step, throttled as a phone (latency 562.5 ms, 1.47 Mbps down, CPU 4×), ${THINK_MS / 1000} s on the form, median of ${args.runs}, ${new Date().toISOString().slice(0, 16)}Z\n`);
+      for (const line of formatJourneys(results)) console.log(line);
+      return;
+    }
     let list = await targets(origin);
     if (args.only.length) list = list.filter((t) => args.only.some((o) => t.label.startsWith(o)));
     const rows: string[][] = [];
