@@ -8,9 +8,9 @@
  * does not follow a navigation:
  * 1. opens the guest page and fills its form (the account's e-mail and password, or a new account);
  * 2. waits `THINK_MS` after the page's load event, as an applicant typing would (bounded: one wait per run);
- * 3. presses the submit button and measures until the step is on screen (the step page's first
- *    contentful paint: its prerendered shell) and until it is usable (the app's form shown), and how many
- *    of the step page's scripts came from the browser's cache.
+ * 3. presses the submit button and measures until the step page is on screen (its first contentful
+ *    paint) and until the step is usable (the app's form shown), and how many of the step page's scripts
+ *    came from the browser's cache.
  * Only 127.0.0.1 is loaded.
  */
 import { throttling } from 'lighthouse/core/config/constants.js';
@@ -29,6 +29,9 @@ export const PHONE_THROTTLING = {
   upload: (mobileSlow4G.uploadThroughputKbps * 1024) / 8,
   cpu: mobileSlow4G.cpuSlowdownMultiplier,
 };
+
+/** What the table's heading says of the throttling. */
+export const PHONE_THROTTLING_TEXT = `Lighthouse's mobileSlow4G applied: ${mobileSlow4G.requestLatencyMs} ms latency, ${mobileSlow4G.downloadThroughputKbps.toFixed(0)} Kbps down, ${mobileSlow4G.uploadThroughputKbps.toFixed(0)} Kbps up, CPU ${mobileSlow4G.cpuSlowdownMultiplier}×`;
 
 /** How long the applicant spends on the form after the page has loaded. */
 export const THINK_MS = 5000;
@@ -49,7 +52,7 @@ export interface JourneyStart {
 }
 
 export interface JourneyRun {
-  /** From the press of the button to the step page's first contentful paint (its prerendered shell). */
+  /** From the press of the button to the step page's first contentful paint. */
   onScreenMs: number;
   /** From the press of the button to the step's form, rendered by the app. */
   usableMs: number;
@@ -90,7 +93,7 @@ export async function runJourney(browser: Browser, origin: string, start: Journe
     await page.waitForFunction((pattern) => new RegExp(pattern).test(location.pathname), { timeout: 120_000, polling: 50 }, start.arrives.source);
     await page.waitForFunction(() => Boolean(document.querySelector('#root:not([hidden]) form')), { timeout: 120_000, polling: 'mutation' });
     const usableMs = Date.now() - pressed;
-    // The step page's first contentful paint (its shell), on the machine's clock as `pressed` is.
+    // The step page's first contentful paint, on the machine's clock as `pressed` is.
     const painted = await page.evaluate(() => {
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
       return paint ? performance.timeOrigin + paint.startTime : null;

@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { formatJourneys, runJourney, THINK_MS, typeInto, type JourneyRun, type JourneyStart } from './bench-journey.ts';
+import { formatJourneys, PHONE_THROTTLING_TEXT, runJourney, THINK_MS, typeInto, type JourneyRun, type JourneyStart } from './bench-journey.ts';
 import { formatTrace, traceLoad } from './bench-trace.ts';
 import { SOURCE_MAPS_DIR } from './vite-plugin-precompress.ts';
 
@@ -383,7 +383,7 @@ async function main() {
         console.error(`  ${start.label}: usable after ${runs.map((r) => `${r.usableMs} ms`).join(', ')}`);
         results.push({ start, runs });
       }
-      console.log(`\nFrom a guest page's button to the wizard's step, throttled as a phone (latency 562.5 ms, 1.47 Mbps down, CPU 4×), ${THINK_MS / 1000} s on the form, median of ${args.runs}, ${new Date().toISOString().slice(0, 16)}Z\n`);
+      console.log(`\nFrom a guest page's button to the wizard's step (${PHONE_THROTTLING_TEXT}), ${THINK_MS / 1000} s on the form, median of ${args.runs}, ${new Date().toISOString().slice(0, 16)}Z\n`);
       for (const line of formatJourneys(results)) console.log(line);
       return;
     }

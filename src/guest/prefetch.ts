@@ -11,7 +11,7 @@ export function sparesData(connection: Connection | undefined): boolean {
 
 /**
  * Fetches into the browser's cache the scripts of the page this one leads to (issue 14: after "Intră în
- * cont" or "Creează contul" the wizard's step then waits for its scripts' evaluation, not for ~250 KiB
+ * cont" or "Vreau cont Ghișeu" the wizard's step then waits for its scripts' evaluation, not for ~250 KiB
  * over a phone's connection). The build lists them in `<template id="next-page">` as `<link
  * rel="prefetch">` (scripts/prerender.ts `withNextPage`); they go into <head> once the page has loaded
  * and the browser is idle, so they never share the bandwidth with the page's own scripts, and only
