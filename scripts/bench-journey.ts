@@ -2,8 +2,9 @@
  * `npm run bench:web -- --journey`: the wait between a guest page's form and the wizard's first step
  * (issue 14: "a new applicant on a mid-range phone waits for the whole app"). Lighthouse loads one page
  * with an empty cache; an applicant comes from /login or /register/account, whose idle time can fetch the
- * app's scripts ahead (src/guest/prefetch.ts). Each run, in a browser context of its own (empty cache,
- * new renderer), throttled as Lighthouse's mobile preset stands for a phone, but applied
+ * app's scripts ahead (src/guest/prefetch.ts). Each run, in a page that scripts/bench-web.ts gives as a
+ * first visit (a browser context of its own, empty cache, `storage` set), throttled as Lighthouse's mobile
+ * preset stands for a phone, but applied
  * (`Network.emulateNetworkConditions`, `Emulation.setCPUThrottlingRate`), since Lighthouse's simulation
  * does not follow a navigation:
  * 1. opens the guest page and fills its form (the account's e-mail and password, or a new account);
@@ -14,7 +15,7 @@
  * Only 127.0.0.1 is loaded.
  */
 import { throttling } from 'lighthouse/core/config/constants.js';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 
 const { mobileSlow4G } = throttling;
 
@@ -61,48 +62,35 @@ export interface JourneyRun {
   scripts: number;
 }
 
-/** One run of `start` in a fresh browser context, throttled as a phone. */
-export async function runJourney(browser: Browser, origin: string, start: JourneyStart): Promise<JourneyRun> {
-  const context = await browser.createBrowserContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`${origin}/favicon.svg`);
-    await page.evaluate((storage) => {
-      localStorage.clear();
-      for (const [key, value] of Object.entries(storage)) localStorage.setItem(key, value);
-    }, start.storage ?? {});
-    const cdp = await page.createCDPSession();
-    await cdp.send('Network.clearBrowserCache');
-    await page.emulateNetworkConditions(PHONE_THROTTLING);
-    await page.emulateCPUThrottling(PHONE_THROTTLING.cpu);
-    await page.goto(`${origin}${start.path}`, { waitUntil: 'load', timeout: 120_000 });
-    const loadedAt = Date.now();
-    await start.fill(page);
-    const rest = THINK_MS - (Date.now() - loadedAt);
-    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-    const scripts = new Map<string, boolean>();
-    let counting = false;
-    page.on('response', (response) => {
-      const url = new URL(response.url());
-      if (counting && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.set(url.pathname, response.fromCache());
-    });
-    const button = await page.waitForSelector(`::-p-aria([name="${start.submit}"][role="button"])`);
-    counting = true;
-    const pressed = Date.now();
-    await button!.click();
-    await page.waitForFunction((pattern) => new RegExp(pattern).test(location.pathname), { timeout: 120_000, polling: 50 }, start.arrives.source);
-    await page.waitForFunction(() => Boolean(document.querySelector('#root:not([hidden]) form')), { timeout: 120_000, polling: 'mutation' });
-    const usableMs = Date.now() - pressed;
-    // The step page's first contentful paint, on the machine's clock as `pressed` is.
-    const painted = await page.evaluate(() => {
-      const paint = performance.getEntriesByName('first-contentful-paint')[0];
-      return paint ? performance.timeOrigin + paint.startTime : null;
-    });
-    const onScreenMs = painted === null ? usableMs : Math.round(painted - pressed);
-    return { onScreenMs, usableMs, fromCache: [...scripts.values()].filter(Boolean).length, scripts: scripts.size };
-  } finally {
-    await context.close();
-  }
+/** One run of `start` in `page` (a first visit, its storage set), throttled as a phone. */
+export async function runJourney(page: Page, origin: string, start: JourneyStart): Promise<JourneyRun> {
+  await page.emulateNetworkConditions(PHONE_THROTTLING);
+  await page.emulateCPUThrottling(PHONE_THROTTLING.cpu);
+  await page.goto(`${origin}${start.path}`, { waitUntil: 'load', timeout: 120_000 });
+  const loadedAt = Date.now();
+  await start.fill(page);
+  const rest = THINK_MS - (Date.now() - loadedAt);
+  if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  const scripts = new Map<string, boolean>();
+  let counting = false;
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (counting && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.set(url.pathname, response.fromCache());
+  });
+  const button = await page.waitForSelector(`::-p-aria([name="${start.submit}"][role="button"])`);
+  counting = true;
+  const pressed = Date.now();
+  await button!.click();
+  await page.waitForFunction((pattern) => new RegExp(pattern).test(location.pathname), { timeout: 120_000, polling: 50 }, start.arrives.source);
+  await page.waitForFunction(() => Boolean(document.querySelector('#root:not([hidden]) form')), { timeout: 120_000, polling: 'mutation' });
+  const usableMs = Date.now() - pressed;
+  // The step page's first contentful paint, on the machine's clock as `pressed` is.
+  const painted = await page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    return paint ? performance.timeOrigin + paint.startTime : null;
+  });
+  const onScreenMs = painted === null ? usableMs : Math.round(painted - pressed);
+  return { onScreenMs, usableMs, fromCache: [...scripts.values()].filter(Boolean).length, scripts: scripts.size };
 }
 
 /** Types `text` into the form's field `name`. */

@@ -33,6 +33,7 @@ import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { formatJourneys, PHONE_THROTTLING_TEXT, runJourney, THINK_MS, typeInto, type JourneyRun, type JourneyStart } from './bench-journey.ts';
 import { formatTrace, traceLoad } from './bench-trace.ts';
+import { uniqueAddress } from '../tests/unique-email.ts';
 import { SOURCE_MAPS_DIR } from './vite-plugin-precompress.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -138,16 +139,13 @@ async function api<T>(origin: string, method: string, url: string, body?: unknow
   return (JSON.parse(text) as { payload: T }).payload;
 }
 
-let counter = 0;
 const PASSWORD = 'parola-sigura-1';
-/** A fresh address for an account of the bench. */
-const benchEmail = () => `bench-${Date.now()}-${counter++}@exemplu.ro`;
 
 /** A fresh applicant of `registrationType` (unaffiliated partner), its request opened. */
 async function applicant(origin: string, flow: FlowFile): Promise<{ user: { access_token: string }; token: string; email: string }> {
   const partners = await api<{ id: number; is_unaffiliated: boolean }[]>(origin, 'GET', '/api/partner/index');
   const partner = partners.find((p) => p.is_unaffiliated) ?? partners[0];
-  const email = benchEmail();
+  const email = uniqueAddress('bench');
   const user = await api<{ access_token: string }>(origin, 'POST', '/api/register', {
     email,
     password: PASSWORD,
@@ -190,7 +188,7 @@ async function journeys(origin: string, runs: number): Promise<JourneyStart[]> {
       path: '/register/account',
       storage: { registration: JSON.stringify({ type: flow.registrationType }) },
       fill: async (page) => {
-        await typeInto(page, 'email', benchEmail());
+        await typeInto(page, 'email', uniqueAddress('bench'));
         await typeInto(page, 'phone', '0712345678');
         await typeInto(page, 'password', PASSWORD);
         await page.click('label:has(input[name="marketing_accepted"])');
@@ -379,7 +377,8 @@ async function main() {
       const results: { start: JourneyStart; runs: JourneyRun[] }[] = [];
       for (const start of await journeys(origin, args.runs)) {
         const runs: JourneyRun[] = [];
-        for (let i = 0; i < args.runs; i++) runs.push(await runJourney(browser, origin, start));
+        const visitor: Target = { label: start.label, path: start.path, user: null, storage: start.storage };
+        for (let i = 0; i < args.runs; i++) runs.push(await asFirstVisit(browser, origin, visitor, (page) => runJourney(page, origin, start)));
         console.error(`  ${start.label}: usable after ${runs.map((r) => `${r.usableMs} ms`).join(', ')}`);
         results.push({ start, runs });
       }

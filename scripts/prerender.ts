@@ -29,6 +29,12 @@ export const STEP_PAGE_CHUNKS = ['src/pages/flow/FlowLayout.tsx', 'src/pages/flo
 /** What the app loads on every page once it has rendered (the toasts' view, src/shared/providers.tsx). */
 export const APP_AFTER_RENDER = ['src/shared/toaster-view.tsx'];
 
+/** index.html's entry and the chunks it imports: what every page of the app loads from its own HTML. */
+function entryFiles(manifest: Record<string, ManifestChunk>): string[] {
+  const entry = manifest['index.html'];
+  return entry ? [entry.file, ...(entry.imports ?? []).map((key) => manifest[key].file)] : [];
+}
+
 /** `keys` and their static imports, recursively, without the app's entry (index.html loads it anyway). */
 export function staticChunks(manifest: Record<string, ManifestChunk>, keys: string[]): string[] {
   const seen = new Set<string>();
@@ -39,8 +45,8 @@ export function staticChunks(manifest: Record<string, ManifestChunk>, keys: stri
     for (const imported of manifest[key].imports ?? []) visit(imported);
   };
   keys.forEach(visit);
-  const entryFiles = new Set([manifest['index.html']?.file, ...(manifest['index.html']?.imports ?? []).map((k) => manifest[k]?.file)]);
-  return [...seen].map((key) => manifest[key].file).filter((file) => !entryFiles.has(file));
+  const entry = new Set(entryFiles(manifest));
+  return [...seen].map((key) => manifest[key].file).filter((file) => !entry.has(file));
 }
 
 /**
@@ -79,10 +85,9 @@ export function nextPageFiles(
 ): string[] {
   let files: string[];
   if (next === 'app' || next === 'first-step') {
-    const entry = app['index.html'];
-    if (!entry) throw new Error('prerender: the manifest has no index.html');
+    if (!app['index.html']) throw new Error('prerender: the manifest has no index.html');
     const modules = [APP_MODULE, ...STEP_PAGE_CHUNKS, ...APP_AFTER_RENDER, ...(next === 'first-step' ? firstSteps : [])];
-    files = [entry.file, ...(entry.imports ?? []).map((key) => app[key].file), ...staticChunks(app, modules)];
+    files = [...entryFiles(app), ...staticChunks(app, modules)];
   } else {
     const page = ROUTE_PAGES.find((p) => p.route === next);
     if (!page) throw new Error(`prerender: ${next} is not a guest page (ROUTE_PAGES)`);
@@ -123,11 +128,12 @@ export async function prerenderPages(dist: string): Promise<void> {
   };
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const guestManifest = JSON.parse(fs.readFileSync(path.join(dist, GUEST_MANIFEST), 'utf8')) as Record<string, ManifestChunk>;
+  const firstSteps = flowStartPaths().flatMap(stepShellModules);
   for (const { route, entry, next } of ROUTE_PAGES.filter((p) => p.prerender)) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
     const markup = await renderRoute(route);
     const own = pageChunks(guestManifest, entry).map((key) => guestManifest[key].file);
-    const prefetch = next ? nextPageFiles(next, own, manifest, guestManifest, flowStartPaths().flatMap(stepShellModules)) : [];
+    const prefetch = next ? nextPageFiles(next, own, manifest, guestManifest, firstSteps) : [];
     fs.writeFileSync(file, withNextPage(withPrerendered(fs.readFileSync(file, 'utf8'), route, markup), prefetch));
   }
   // Every step of both flow files: the app's index.html with the step's shell, preloading the step

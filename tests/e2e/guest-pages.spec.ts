@@ -15,6 +15,11 @@ const PAGES = [
   { route: '/password/forgot', h1: 'Ai uitat parola?', ready: (page: Page) => page.getByRole('button', { name: 'Trimite' }) },
 ];
 
+/** The scripts (`/assets/*.js`) an HTML names, as `src` or `href`. */
+function namedScripts(html: string): string[] {
+  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+}
+
 /** Opens `route` as a document and records script errors and every script the browser fetched. */
 async function open(page: Page, route: string) {
   const errors: string[] = [];
@@ -39,7 +44,7 @@ for (const { route, h1, ready } of PAGES) {
     await expect(ready(page)).toBeEnabled();
     await page.waitForLoadState('networkidle');
     // Every script is named by the HTML itself (the entry and its modulepreloads): nothing is discovered later.
-    const named = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    const named = namedScripts(html);
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) expect(named).toContain(script);
     expect(errors).toEqual([]);
@@ -189,7 +194,7 @@ test('/login with Save-Data on fetches nothing ahead', async ({ page }) => {
   await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
   await expect(page.locator('link[rel="prefetch"]')).toHaveCount(0);
   await page.waitForLoadState('networkidle');
-  const own = [...html.replace(/<template id="next-page">.*?<\/template>/s, '').matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const own = namedScripts(html.replace(/<template id="next-page">.*?<\/template>/s, ''));
   expect([...assets.finished].filter((file) => !own.includes(file))).toEqual([]);
 });
 
