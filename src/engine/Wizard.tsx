@@ -4,7 +4,7 @@ import { Alert, Spinner, Stack } from '@chakra-ui/react';
 import { routePath } from '@/core/routes';
 import { currentStep, guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '@/core/flow';
 import type { RegistrationRequest } from '@/core/api-types';
-import { revealApp } from '@/shared/shell';
+import { revealWhenDrawn } from '@/shared/shell';
 import type { RegistrationTypeValue } from '@/core/registration';
 import type { StepServices } from '../../widgets/types';
 import type { EngineApi } from './api';
@@ -65,11 +65,10 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
     };
   }, [api, flow, initialRequest]);
 
-  // The page's prerendered shell (src/shared/shell.ts) gives way once the wizard draws more than its spinner.
+  // The page's prerendered shell (src/shared/shell.ts) gives way once the wizard has drawn the step
+  // (its widgets' options too: no spinner left), or the load error.
   const settled = failed || request !== null;
-  useLayoutEffect(() => {
-    if (settled) revealApp();
-  }, [settled]);
+  useLayoutEffect(() => (settled ? revealWhenDrawn() : undefined), [settled]);
 
   const resolved: ResolvedFlow | null = useMemo(() => (request ? resolveFlow(flow, requestContext(request)) : null), [flow, request]);
   const routeStep = resolved ? stepByPath(resolved, location.pathname) : null;

@@ -5,7 +5,8 @@ import { adoptPrerenderedGlobalCss } from './theme';
  * shell prerendered at build time (scripts/prerender.ts `withStepShell`): `<div id="shell"
  * data-route="/infiintare-pfa/3">` (the flow's header, the step's position, heading and guidance)
  * above the app's `<div id="root" hidden>`. The app renders into the hidden root meanwhile and shows
- * itself once it draws the step, or anything else (`revealApp`): the shell goes, in the same frame.
+ * itself once it has drawn the step in full (`revealWhenDrawn`), or anything else (`revealApp`): the
+ * shell goes, in the same frame.
  */
 
 /** The path whose shell the page shows, or null (no shell, or already gone). */
@@ -21,6 +22,44 @@ export function revealApp(): void {
   if (!shell) return;
   shell.remove();
   document.getElementById('root')?.removeAttribute('hidden');
+}
+
+/**
+ * What a widget shows while it fetches what it draws (its options, the identity session): Chakra's
+ * `<Spinner>`. Revealed with one of these inside, the app would grow a moment later as the widget
+ * draws, pushing the step's buttons and the footer down (a layout shift; issue 14).
+ */
+const LOADING = '.chakra-spinner';
+
+/** How long the shell waits at most for the step's widgets to draw (a slow answer shows the app, with its spinner, after that). */
+export const SHELL_MAX_WAIT_MS = 3000;
+
+/**
+ * Shows the app once the step it rendered into the hidden root is drawn in full: at once when the
+ * root holds no loading spinner, else when the last one has gone (a MutationObserver: the same frame
+ * as React's commit), or after `maxWaitMs`. Returns a cancel (the wizard's effect cleanup).
+ */
+export function revealWhenDrawn(maxWaitMs = SHELL_MAX_WAIT_MS): () => void {
+  if (typeof document === 'undefined') return () => undefined;
+  const root = document.getElementById('root');
+  if (!root || !document.getElementById('shell') || !root.querySelector(LOADING)) {
+    revealApp();
+    return () => undefined;
+  }
+  const observer = new MutationObserver(() => {
+    if (!root.querySelector(LOADING)) done();
+  });
+  const timer = setTimeout(done, maxWaitMs);
+  function stop() {
+    observer.disconnect();
+    clearTimeout(timer);
+  }
+  function done() {
+    stop();
+    revealApp();
+  }
+  observer.observe(root, { childList: true, subtree: true });
+  return stop;
 }
 
 /** Shows the app unless it is at the shell's own path (where the wizard reveals it once the step renders). */

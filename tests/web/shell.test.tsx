@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { adoptShellGlobalStyles, revealApp, revealUnlessAt, shellRoute } from '@/shared/shell';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { adoptShellGlobalStyles, revealApp, revealUnlessAt, revealWhenDrawn, SHELL_MAX_WAIT_MS, shellRoute } from '@/shared/shell';
 
 /** The body of a step page as the server sends it (scripts/prerender.ts withStepShell). */
 function stepPage(route: string) {
@@ -39,6 +39,54 @@ describe('the step shell hand-over', () => {
     revealApp();
     revealApp();
     expect(root.hidden).toBe(false);
+  });
+
+  it('waits for the step to be drawn in full: not while a widget still shows its loading spinner', async () => {
+    const { root } = stepPage('/infiintare-pfa/0');
+    root.innerHTML = '<h1>Selectează opțiunile</h1><span class="chakra-spinner" aria-label="Se încarcă…"></span><button>Mergi la următorul pas</button>';
+    revealWhenDrawn();
+    await Promise.resolve();
+    expect(document.getElementById('shell')).not.toBeNull();
+    expect(root.hidden).toBe(true);
+    // The options arrive: the widget draws them in the spinner's place.
+    root.querySelector('.chakra-spinner')!.replaceWith(Object.assign(document.createElement('label'), { textContent: 'Niciuna dintre acestea' }));
+    await vi.waitFor(() => expect(root.hidden).toBe(false));
+    expect(document.getElementById('shell')).toBeNull();
+  });
+
+  it('reveals at once when nothing is loading, and after the longest wait when a widget keeps loading', () => {
+    vi.useFakeTimers();
+    try {
+      const first = stepPage('/inregistrare/2');
+      first.root.innerHTML = '<h1>Care este codul fiscal (CUI/CIF) al PFA-ului tău?</h1>';
+      revealWhenDrawn();
+      expect(first.root.hidden).toBe(false);
+
+      const { root } = stepPage('/infiintare-pfa/1');
+      root.innerHTML = '<span class="chakra-spinner"></span>';
+      revealWhenDrawn();
+      vi.advanceTimersByTime(SHELL_MAX_WAIT_MS - 1);
+      expect(root.hidden).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(root.hidden).toBe(false);
+      expect(document.getElementById('shell')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops waiting when cancelled (the wizard went away): the shell is left to whoever shows the app next', () => {
+    vi.useFakeTimers();
+    try {
+      const { root } = stepPage('/infiintare-pfa/1');
+      root.innerHTML = '<span class="chakra-spinner"></span>';
+      const cancel = revealWhenDrawn();
+      cancel();
+      vi.advanceTimersByTime(SHELL_MAX_WAIT_MS);
+      expect(root.hidden).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps the shell’s global styles in <head>, before the page’s other styles, once the shell has gone', () => {

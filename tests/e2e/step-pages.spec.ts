@@ -1,0 +1,89 @@
+/**
+ * A step's address opened as a document (a reload, a link from an e-mail, Lighthouse): the page
+ * shows the step's prerendered shell, then the app's step in its place. What the applicant sees must
+ * not move once it is there: the app shows itself only when its widgets have drawn what they load
+ * (the questionnaire's options, the identity session, the activities), not with their spinner and the
+ * step's buttons right below it, which the options then pushed down (src/shared/shell.ts
+ * `revealWhenDrawn`; issue 14: Lighthouse counted it in CLS, 0.09–0.15 on these steps).
+ */
+import type { Page } from '@playwright/test';
+import { auth, currentRequest, expect, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
+
+test.use(PHONE);
+
+/**
+ * Follows, frame by frame from the page's first script on, where the app's footer and buttons are
+ * drawn (their top, in each `requestAnimationFrame`: the layout that frame paints, from when the
+ * app's root shows). The returned call ends the watch and names each one drawn at more than one
+ * place ("footer: 607 → 1006"). Lighthouse's CLS counts such moves; an applicant sees the button
+ * they were about to press jump.
+ */
+async function watchMoves(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const tops = new Map<Element, number[]>();
+    let frames = 0;
+    const sample = () => {
+      const root = document.getElementById('root');
+      if (root && !root.hidden) {
+        for (const element of root.querySelectorAll('footer, button')) {
+          const rect = element.getBoundingClientRect();
+          if (rect.height === 0) continue;
+          const seen = tops.get(element) ?? [];
+          if (seen.at(-1) !== Math.round(rect.top)) seen.push(Math.round(rect.top));
+          tops.set(element, seen);
+        }
+      }
+      // Bounded: 20 s of frames at most.
+      if (++frames < 1200) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+    Object.assign(window, {
+      __moves: () =>
+        [...tops]
+          .filter(([, seen]) => seen.length > 1)
+          .map(([element, seen]) => `${element.tagName.toLowerCase()}${element.textContent ? ` "${element.textContent.trim().slice(0, 30)}"` : ''}: ${seen.join(' → ')}`),
+    });
+  });
+  return () =>
+    page.evaluate(async () => {
+      // The frame after the last change is sampled too.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return (window as unknown as { __moves(): string[] }).__moves();
+    });
+}
+
+/** Each step with the call its widget loads what it draws with (held back until the app has rendered the step), and something it draws. */
+const STEPS = [
+  { path: '/infiintare-pfa/0', type: 2, step: 'requesting-company-step-0', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
+  { path: '/infiintare-pfa/1', type: 2, step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByText('Avem nevoie de trei fotografii', { exact: false }) },
+  { path: '/infiintare-pfa/2', type: 2, step: 'requesting-company-step-2', loads: '**/api/nomenclature/activity/index*', drawn: (page: Page) => page.getByRole('radio', { name: 'Nu găsesc activitatea' }) },
+  { path: '/inregistrare/1', type: 1, step: 'existing-company-step-1', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
+] as const;
+
+for (const { path, type, step, loads, drawn } of STEPS) {
+  test(`${path} opened as a page: the step is drawn in one go, nothing on screen moves`, async ({ page, request }) => {
+    const account = await registerViaApi(request, { type });
+    await currentRequest(request, account, type === 1 ? '/api/registration/existing/open' : '/api/registration/open');
+    expect((await request.post('/__test/place-at-step', { headers: auth(account), data: { step, form_data: {} } })).ok()).toBe(true);
+    await signInBrowser(page, account);
+    const moves = await watchMoves(page);
+    // The widget's answer arrives after the app has rendered the step (its spinner), as on a slow
+    // connection: without holding it, a fast answer may come before the step renders, and nothing is
+    // left to see.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route(loads, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(path);
+    await expect(page.locator('#root').getByLabel('Se încarcă…')).toBeAttached();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Two frames drawn with the app's step rendered, before the answer.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    answer();
+    await expect(drawn(page)).toBeVisible();
+    expect(page.url()).toMatch(new RegExp(`${path}$`));
+    expect(await moves()).toEqual([]);
+  });
+}
