@@ -56,7 +56,9 @@ export function pageChunks(manifest: Record<string, ManifestChunk>, entry: strin
 /**
  * index.html of the app turned into a guest page's document: the app's scripts, preloads and style
  * sheets are taken out, and the page's entry goes in with a `<link rel="modulepreload">` for each chunk
- * it loads (`pageChunks`) (a request chain of two for the first paint: the HTML, then every script in parallel).
+ * it loads (`pageChunks`) (a request chain of two for the first paint: the HTML, then every script in parallel),
+ * all `fetchpriority="low"`: the page is prerendered, its first paint needs none of them (see
+ * `withLowPriorityScripts` in scripts/prerender.ts).
  */
 export function routeHtml(indexHtml: string, manifest: Record<string, ManifestChunk>, entry: string): string {
   if (!manifest[entry]) throw new Error(`route-pages: no chunk for ${entry} in the guest manifest`);
@@ -64,8 +66,8 @@ export function routeHtml(indexHtml: string, manifest: Record<string, ManifestCh
   const files = keys.map((key) => manifest[key].file);
   const css = [...new Set(keys.flatMap((key) => manifest[key].css ?? []))];
   const tags = [
-    `    <script type="module" crossorigin src="/${files[0]}"></script>\n`,
-    ...files.slice(1).map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`),
+    `    <script type="module" fetchpriority="low" crossorigin src="/${files[0]}"></script>\n`,
+    ...files.slice(1).map((file) => `    <link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">\n`),
     ...css.map((file) => `    <link rel="stylesheet" crossorigin href="/${file}">\n`),
   ].join('');
   const withoutApp = indexHtml

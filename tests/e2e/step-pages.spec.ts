@@ -87,3 +87,34 @@ for (const { path, type, step, loads, drawn } of STEPS) {
     expect(await moves()).toEqual([]);
   });
 }
+
+test('pages that paint from their own HTML fetch their scripts at low priority; the app’s index.html does not', async ({ page, request }) => {
+  // A step page (its shell) and a guest page (prerendered): Chromium asks for every script at Low.
+  const account = await registerViaApi(request, { type: 2 });
+  await currentRequest(request, account);
+  await signInBrowser(page, account);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const priorities = new Map<string, string>();
+  cdp.on('Network.requestWillBeSent', ({ request: sent }) => {
+    const url = new URL(sent.url);
+    if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js') && !priorities.has(url.pathname)) priorities.set(url.pathname, sent.initialPriority);
+  });
+  const answer = await page.goto('/infiintare-pfa/0');
+  await expect(page.getByRole('checkbox', { name: 'Niciuna dintre acestea' })).toBeVisible();
+  // The scripts the HTML names (the app imports more later, as it needs them: those are its own).
+  const named = [...(await answer!.text()).matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+  expect(named.length).toBeGreaterThan(5);
+  expect(Object.fromEntries(named.map((path) => [path, priorities.get(path)]))).toEqual(Object.fromEntries(named.map((path) => [path, 'Low'])));
+
+  for (const path of ['/login', '/register']) {
+    const html = await (await request.get(path)).text();
+    const tags = html.match(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g) ?? [];
+    expect(tags.length, path).toBeGreaterThan(3);
+    for (const tag of tags) expect(tag, path).toContain('fetchpriority="low"');
+  }
+  // index.html (the flow's address, a page of the app without a shell): the app is its first paint.
+  const index = await (await request.get('/infiintare-pfa', { headers: auth(account) })).text();
+  expect(index).toMatch(/<script type="module"/);
+  expect(index).not.toContain('fetchpriority');
+});

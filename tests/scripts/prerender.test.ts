@@ -3,7 +3,7 @@ import { flowStartPaths, renderRoute, renderStepShell, stepShellModules, stepShe
 import { FLOWS } from '@/engine/flows';
 import { shellParts } from '@/pages/flow/StepShell';
 import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
-import { nextPageFiles, staticChunks, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
+import { nextPageFiles, staticChunks, withLowPriorityScripts, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */
 describe('guest pages prerendered at build time', () => {
@@ -104,7 +104,9 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     const html = withStepShell(index, '/infiintare-pfa/3', '<header><span data-testid="flow-title">Înființare PFA</span></header>', ['assets/FlowStepsPage-2.js']);
     expect(html).toContain('<div id="shell" data-route="/infiintare-pfa/3"><header><span>Înființare PFA</span></header></div>');
     expect(html).toContain('<div id="root" hidden></div>');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/FlowStepsPage-2.js">\n  </head>');
+    // The shell is the first paint: the app's scripts at low priority, index.html's entry too.
+    expect(html).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/FlowStepsPage-2.js">\n  </head>');
+    expect(html).toContain('<script type="module" fetchpriority="low" src="/assets/index-1.js"></script>');
     expect(() => withStepShell('<div id="app"></div>', '/x', '', [])).toThrow(/no <div id="root"><\/div>/);
   });
 
@@ -113,6 +115,15 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     expect(withModulePreloads(index, ['assets/main-2.js', 'assets/framework-3.js'])).toBe(
       '<html><head>\n    <script type="module" crossorigin src="/assets/index-1.js"></script>\n    <link rel="modulepreload" crossorigin href="/assets/main-2.js">\n    <link rel="modulepreload" crossorigin href="/assets/framework-3.js">\n  </head><body></body></html>',
     );
+  });
+
+  it('withLowPriorityScripts: every module script and modulepreload once, nothing else', () => {
+    const head = '<script type="module" crossorigin src="/assets/index-1.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/main-2.js">\n<link rel="icon" href="/favicon.svg">\n<script type="module" fetchpriority="high" src="/assets/x-3.js"></script>';
+    const low = withLowPriorityScripts(head);
+    expect(low).toBe(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-1.js"></script>\n<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/main-2.js">\n<link rel="icon" href="/favicon.svg">\n<script type="module" fetchpriority="high" src="/assets/x-3.js"></script>',
+    );
+    expect(withLowPriorityScripts(low)).toBe(low);
   });
 
   it('staticChunks: the chunks and what they import statically, without the entry and its own imports', () => {

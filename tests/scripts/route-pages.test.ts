@@ -28,8 +28,10 @@ const manifest = {
 describe("a guest page's document", () => {
   it("loads the page's own entry and preloads its static imports, once, instead of the app", () => {
     const html = routeHtml(INDEX, manifest, 'src/guest/pages/login.ts');
-    expect(html).toContain('<script type="module" crossorigin src="/assets/login-e5.js"></script>');
-    const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]);
+    // At low priority: the page is prerendered, its first paint needs none of its scripts.
+    expect(html).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/login-e5.js"></script>');
+    const preloaded = [...html.matchAll(/rel="modulepreload" fetchpriority="low" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]);
+    expect(html.match(/rel="modulepreload"/g)).toHaveLength(preloaded.length);
     // What the entry imports statically, and what it (and they) import once the page is painted.
     expect(preloaded).toEqual(['assets/start-b2.js', 'assets/render-g7.js', 'assets/LoginPage-h8.js', 'assets/forms-d4.js']);
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/render-g7.css">');
