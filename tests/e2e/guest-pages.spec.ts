@@ -304,4 +304,14 @@ test.describe('on a phone (360 × 640)', () => {
     expect(render.notShownRemoved).toBeGreaterThan(0);
     await expect(page.locator('section[aria-roledescription]')).toHaveCount(0);
   });
+
+  test('/login: the form starts at the top, so a phone painting the HTML in parts does not slide it up as the rest arrives', async ({ page }) => {
+    await page.goto('/login');
+    const heading = page.getByRole('heading', { level: 1, name: 'Bine ai revenit!' });
+    await expect(page.getByRole('button', { name: 'Intră în cont' })).toBeVisible();
+    const whole = (await heading.boundingBox())!.y;
+    // The page as a slow phone paints it while the HTML is still arriving: the form not parsed yet.
+    await page.locator('form').evaluate((form: HTMLElement) => (form.style.display = 'none'));
+    expect((await heading.boundingBox())!.y).toBe(whole);
+  });
 });

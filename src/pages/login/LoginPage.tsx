@@ -16,7 +16,9 @@ export function LoginLayout({ subtitle, form }: { subtitle: string; form: LoginF
   return (
     <Flex direction="column" minH="100dvh">
       <Flex as="main" id="main" tabIndex={-1} outline="none" flex="1" align="stretch">
-        <Flex flex="1" align="center" justify="center" px={{ base: '4', sm: '8' }} py={{ base: '8', md: '12' }} bg="bg">
+        {/* On a phone the form starts at the top, as the other guest pages do: centred, it slid up while a
+            slow phone painted the prerendered HTML in parts (issue 14: Lighthouse's CLS up to 0.11). */}
+        <Flex flex="1" align={{ base: 'flex-start', md: 'center' }} justify="center" px={{ base: '4', sm: '8' }} py={{ base: '8', md: '12' }} bg="bg">
           <Stack gap="6" w="full" maxW="sm">
             <HStack justify="space-between" gap="4">
               <BrandMark />
