@@ -25,11 +25,13 @@ export function revealApp(): void {
 }
 
 /**
- * What a widget shows while it fetches what it draws (its options, the identity session): Chakra's
- * `<Spinner>`. Revealed with one of these inside, the app would grow a moment later as the widget
- * draws, pushing the step's buttons and the footer down (a layout shift; issue 14).
+ * What a widget shows in place of what it is still fetching (its options, the identity session):
+ * Chakra's `<Spinner>` with an accessible name ("Se încarcă…"). Revealed with one of these inside, the
+ * app would grow a moment later as the widget draws, pushing the step's buttons and the footer down (a
+ * layout shift; issue 14). A decorative spinner (`aria-hidden`) beside a text that says what is awaited
+ * (the identity decision, which may take minutes) is content already drawn, and does not hold the shell.
  */
-const LOADING = '.chakra-spinner';
+const LOADING = '.chakra-spinner:not([aria-hidden="true"])';
 
 /** How long the shell waits at most for the step's widgets to draw (a slow answer shows the app, with its spinner, after that). */
 export const SHELL_MAX_WAIT_MS = 3000;

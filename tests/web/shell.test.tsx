@@ -54,7 +54,7 @@ describe('the step shell hand-over', () => {
     expect(document.getElementById('shell')).toBeNull();
   });
 
-  it('reveals at once when nothing is loading, and after the longest wait when a widget keeps loading', () => {
+  it('reveals at once when nothing is loading (a decorative spinner is no loading), and after the longest wait when a widget keeps loading', () => {
     vi.useFakeTimers();
     try {
       const first = stepPage('/inregistrare/2');
@@ -62,8 +62,14 @@ describe('the step shell hand-over', () => {
       revealWhenDrawn();
       expect(first.root.hidden).toBe(false);
 
+      // The identity step waiting for the decision: a decorative spinner beside its text is the step drawn.
+      const waiting = stepPage('/inregistrare/5');
+      waiting.root.innerHTML = '<div role="status"><span class="chakra-spinner" aria-hidden="true"></span><p>Verificăm fotografiile tale. De obicei durează câteva minute; poți rămâne pe această pagină.</p></div>';
+      revealWhenDrawn();
+      expect(waiting.root.hidden).toBe(false);
+
       const { root } = stepPage('/infiintare-pfa/1');
-      root.innerHTML = '<span class="chakra-spinner"></span>';
+      root.innerHTML = '<span class="chakra-spinner" aria-label="Se încarcă…"></span>';
       revealWhenDrawn();
       vi.advanceTimersByTime(SHELL_MAX_WAIT_MS - 1);
       expect(root.hidden).toBe(true);
@@ -79,7 +85,7 @@ describe('the step shell hand-over', () => {
     vi.useFakeTimers();
     try {
       const { root } = stepPage('/infiintare-pfa/1');
-      root.innerHTML = '<span class="chakra-spinner"></span>';
+      root.innerHTML = '<span class="chakra-spinner" aria-label="Se încarcă…"></span>';
       const cancel = revealWhenDrawn();
       cancel();
       vi.advanceTimersByTime(SHELL_MAX_WAIT_MS);
