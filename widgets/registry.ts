@@ -1,5 +1,6 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import names from './names.json';
+import type { StepLists, WidgetModule } from './types';
 
 /**
  * The names flow files may use: `"ui:widget": "<name>"` for one field, `"ui:field": "<name>"`
@@ -9,12 +10,12 @@ import names from './names.json';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyProps = any;
-type Loader = () => Promise<{ default: ComponentType<AnyProps> }>;
+type Loader = () => Promise<WidgetModule>;
 
 /** A registered component that loads on first use, or earlier through `preload()`. */
 interface LazyEntry {
   Component: ComponentType<AnyProps>;
-  preload(): Promise<unknown>;
+  preload(): Promise<WidgetModule>;
 }
 
 /**
@@ -24,7 +25,7 @@ interface LazyEntry {
  * that same download. The tree never changes shape, so the component is mounted once.
  */
 export function lazyComponent(load: Loader): LazyEntry {
-  let pending: Promise<{ default: ComponentType<AnyProps> }> | undefined;
+  let pending: Promise<WidgetModule> | undefined;
   const preload = () =>
     (pending ??= load().catch((error: unknown) => {
       // A failed download may be tried again later (the error boundary shows it meanwhile).
@@ -41,7 +42,7 @@ export function lazyComponent(load: Loader): LazyEntry {
  * reads the names there without importing widgets, and the build's step pages preload a step's
  * modules from it (scripts/prerender.ts). One lazy chunk per module.
  */
-const modules = import.meta.glob<{ default: ComponentType<AnyProps> }>(['./*/*Widget.tsx', './*/*Field.tsx']);
+const modules = import.meta.glob<WidgetModule>(['./*/*Widget.tsx', './*/*Field.tsx']);
 
 function entries(files: Record<string, string>): Record<string, LazyEntry> {
   return Object.fromEntries(
@@ -79,10 +80,19 @@ function namedIn(uiSchema: unknown): { entry: LazyEntry; file: string }[] {
 /**
  * Starts downloading the widgets and fields a step's uiSchema names (`ui:widget`, `ui:field`, at
  * any depth), so that they arrive together with the step's data instead of after its first render.
- * Names that are not registered here are left to rjsf. Resolves when all have arrived.
+ * Names that are not registered here are left to rjsf. Resolves when all have arrived. With `lists`,
+ * each module's `prefetch` asks for the lists it draws with as soon as the module is there (not waited
+ * for: the step renders without them, and the widget takes the answer once it mounts).
  */
-export function preloadStepComponents(uiSchema: unknown): Promise<unknown> {
-  return Promise.all(namedIn(uiSchema).map(({ entry }) => entry.preload()));
+export function preloadStepComponents(uiSchema: unknown, lists?: StepLists): Promise<unknown> {
+  return Promise.all(
+    namedIn(uiSchema).map(({ entry }) =>
+      entry.preload().then((module) => {
+        if (lists && module.prefetch) module.prefetch(lists).catch(() => undefined);
+        return module;
+      }),
+    ),
+  );
 }
 
 /**

@@ -25,6 +25,7 @@ export interface MaritalStatus {
 
 /** Counties and cities of the nomenclature (`GET /api/nomenclature/county|city/index/{offset}/{limit}`). */
 export type { City, County } from '@/core/api-types';
+import type { ComponentType } from 'react';
 import type { City, CompanyInfo, County, RegistrationRequest } from '@/core/api-types';
 
 /** County and city lookups for the address pickers (spec 000 §9: counties limit 42, cities paged 25). */
@@ -190,6 +191,24 @@ export interface CaenService {
   markAsLost(reason: string): Promise<void>;
   /** The services the office popup offers instead of the product (`GET /api/nomenclature/office-services`). */
   officeServices?(): Promise<OfficeService[]>;
+}
+
+/**
+ * The option lists of the nomenclatures, which a widget module may ask for ahead (its `prefetch`
+ * export, `WidgetModule`): the step page asks while the step's request is on its way, and the widget,
+ * once it mounts, takes the same answer (src/pages/flow/step-services.ts keeps one per list).
+ */
+export type StepLists = Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'>;
+
+/**
+ * A module of widgets/names.json: its component, and optionally `prefetch`, which asks for the lists
+ * it draws with (a step's widgets are preloaded with its request: widgets/registry.ts). Without it the
+ * widget asks once it has mounted, one round trip after the request.
+ */
+export interface WidgetModule {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rjsf's WidgetProps and FieldProps alike
+  default: ComponentType<any>;
+  prefetch?(lists: StepLists): Promise<unknown>;
 }
 
 export interface StepServices {

@@ -55,7 +55,7 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
       // widgets' Chakra trees) in slices of ~5 ms instead of one long task (issue 14, TBT); the page's
       // shell stays on screen until that render is committed.
       async (r) => {
-        await preloadCurrentStep(flow, r);
+        await preloadCurrentStep(flow, r, services);
         if (live) startTransition(() => setRequest(r));
       },
       () => live && startTransition(() => setFailed(true)),
@@ -63,6 +63,8 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
     return () => {
       live = false;
     };
+    // The services are the page's, made once: not a reason to ask for the request again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, flow, initialRequest]);
 
   // The page's prerendered shell (src/shared/shell.ts) gives way once the wizard has drawn the step

@@ -118,3 +118,24 @@ test('pages that paint from their own HTML fetch their scripts at low priority; 
   expect(index).toMatch(/<script type="module"/);
   expect(index).not.toContain('fetchpriority');
 });
+
+test('the questionnaire’s options are asked for beside the request, not after it (one round trip less on a phone)', async ({ page, request }) => {
+  const account = await registerViaApi(request, { type: 2 });
+  await currentRequest(request, account);
+  await signInBrowser(page, account);
+  // The request's answer held back: the options must be asked for meanwhile.
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/api/registration/open*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const options = page.waitForRequest('**/api/nomenclature/lost-reasons/index*');
+  await page.goto('/infiintare-pfa/0');
+  await options;
+  answer();
+  await expect(page.getByRole('checkbox', { name: 'Niciuna dintre acestea' })).toBeVisible();
+  // Asked for once: the widget took the answer the page had asked for.
+  const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/nomenclature/lost-reasons/index')).length);
+  expect(asked).toBe(1);
+});

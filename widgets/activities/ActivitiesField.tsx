@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Alert, Box, Button, Collapsible, Field, Input, RadioCard, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
-import { stepContext, type Activity } from '../types';
+import { stepContext, type Activity, type StepLists } from '../types';
 import { useOptions } from '../shared/useOptions';
 import { FieldErrors } from '../shared/FieldErrors';
 
@@ -10,6 +10,9 @@ interface ActivitiesData {
   activity_id?: number;
   activity_details?: string | null;
 }
+
+/** The activities are asked for with the step's request (widgets/types.ts `WidgetModule`). */
+export const prefetch = (lists: StepLists) => lists.activities();
 
 /**
  * Activities (spec 001 §2 item 1): the primary activities in a grid, the others behind

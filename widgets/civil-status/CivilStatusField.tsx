@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Collapsible, Fieldset, HStack, RadioGroup, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
-import { stepContext, type MaritalStatus } from '../types';
+import { stepContext, type MaritalStatus, type StepLists } from '../types';
 import { useOptions } from '../shared/useOptions';
 import { FieldErrors } from '../shared/FieldErrors';
 
@@ -9,6 +9,9 @@ interface CivilStatusData {
   is_married?: boolean;
   marital_status_id?: number | null;
 }
+
+/** The matrimonial regimes are asked for with the step's request (widgets/types.ts `WidgetModule`). */
+export const prefetch = (lists: StepLists) => lists.maritalStatuses();
 
 /**
  * Civil status (spec 001 §2 item 3, §4): "Căsătorit(ă)" or "Necăsătorit(ă)"; when married, the

@@ -1,9 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { CheckboxCard, Fieldset, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
-import { stepContext, type LostReason } from '../types';
+import { stepContext, type LostReason, type StepLists } from '../types';
 import { useOptions } from '../shared/useOptions';
 import { FieldErrors } from '../shared/FieldErrors';
+
+/** The lost reasons are asked for with the step's request (widgets/types.ts `WidgetModule`). */
+export const prefetch = (lists: StepLists) => lists.lostReasons();
 
 /**
  * The exclusion questionnaire (spec 001 §2 item 10, §4): one card per lost reason with its main

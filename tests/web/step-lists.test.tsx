@@ -1,0 +1,58 @@
+import { describe, expect, it, vi } from 'vitest';
+import { stepLists } from '@/pages/flow/step-services';
+import { FLOWS } from '@/engine/flows';
+import { preloadStep, preloadStepAt } from '@/engine/preload';
+import { mockApi, ok } from './helpers';
+
+const REASONS = [{ identifier: 'niciuna', fe_text: 'Niciuna dintre acestea', fe_subtext: 'Prestez doar servicii, fără angajați și fără TVA', questionnaire_types: [2] }];
+
+describe("the flow's option lists (src/pages/flow/step-services.ts stepLists)", () => {
+  it('are asked for once while the page lives: the step page asks with its request, the widget takes that answer', async () => {
+    const { apiCalls } = mockApi({ 'GET /api/nomenclature/lost-reasons/index': ok(REASONS) });
+    const early = stepLists(FLOWS[2]).lostReasons();
+    const widget = stepLists(FLOWS[2]).lostReasons();
+    expect(await early).toEqual(REASONS);
+    expect(await widget).toEqual(REASONS);
+    expect(apiCalls().map((c) => `${c.path}?${c.query}`)).toEqual(['/api/nomenclature/lost-reasons/index?registration_type=2']);
+    // Another registration type has lists of its own.
+    await stepLists(FLOWS[1]).lostReasons();
+    expect(apiCalls().map((c) => c.query.get('registration_type'))).toEqual(['2', '1']);
+  });
+
+  it('a failed answer is not kept: the widget mounted again asks again', async () => {
+    let answers = 0;
+    const { apiCalls } = mockApi({
+      'GET /api/nomenclature/marital-status/index': () => (++answers === 1 ? { status: 503, body: { message: 'Serviciu indisponibil.', payload: null } } : ok({ data: [{ id: 1, name: 'Comunitatea de bunuri' }] })),
+    });
+    await expect(stepLists(FLOWS[2]).maritalStatuses()).rejects.toThrow();
+    expect(await stepLists(FLOWS[2]).maritalStatuses()).toEqual([{ id: 1, name: 'Comunitatea de bunuri' }]);
+    expect(apiCalls()).toHaveLength(2);
+  });
+});
+
+describe("a step's widgets ask for their lists with the step's request (their `prefetch`)", () => {
+  const lists = () => ({ lostReasons: vi.fn(async () => []), activities: vi.fn(async () => []), maritalStatuses: vi.fn(async () => []) });
+
+  it('the questionnaire step asks for the lost reasons, the activities step for the activities, the card step for nothing', async () => {
+    const questionnaire = lists();
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/0', questionnaire);
+    expect(questionnaire.lostReasons).toHaveBeenCalledTimes(1);
+    expect(questionnaire.activities).not.toHaveBeenCalled();
+
+    const activities = lists();
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/2', activities);
+    expect(activities.activities).toHaveBeenCalledTimes(1);
+    expect(activities.lostReasons).not.toHaveBeenCalled();
+
+    const card = lists();
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/8', card);
+    expect(Object.values(card).every((load) => load.mock.calls.length === 0)).toBe(true);
+  });
+
+  it('a list that fails or never answers does not hold the step back', async () => {
+    const stuck = { ...lists(), lostReasons: vi.fn(() => new Promise<never>(() => undefined)) };
+    await expect(preloadStepAt(FLOWS[2], '/infiintare-pfa/0', stuck)).resolves.toBeUndefined();
+    const failing = { ...lists(), activities: vi.fn(async () => Promise.reject(new Error('offline'))) };
+    await expect(preloadStep(FLOWS[2].steps.find((s) => s.path === '/infiintare-pfa/2')!, failing)).resolves.toBeUndefined();
+  });
+});
