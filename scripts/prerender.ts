@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { precompressDir } from './vite-plugin-precompress.ts';
-import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, type ManifestChunk, type NextPage } from './vite-plugin-route-pages.ts';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, withLowPriorityScripts, type ManifestChunk, type NextPage } from './vite-plugin-route-pages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,21 +61,6 @@ export function withStepShell(html: string, route: string, markup: string, files
   if (!html.includes(marker)) throw new Error(`prerender: no ${marker} in the page of ${route}`);
   const shell = markup.replace(/ data-testid="[^"]*"/g, '');
   return withLowPriorityScripts(withModulePreloads(html.replace(marker, `<div id="shell" data-route="${route}">${shell}</div>\n    <div id="root" hidden></div>`), files));
-}
-
-/**
- * `fetchpriority="low"` on every module script and `modulepreload` of a page that paints from its own
- * HTML (a step's shell; the guest pages get theirs from `routeHtml`): its first paint needs none of
- * them (src/boot.ts even waits a frame before importing the app), so they are not render-blocking.
- * Chromium otherwise fetches them at High, the priority of a parser-blocking script, and Lighthouse's
- * simulation counts every High script that finished before the first paint in its FCP: 0.7 s or
- * 3.0 s for the same page, by whether the scripts or the paint came first (issue 14). Measured in
- * Chromium with a phone's throttling applied, the step is usable as soon as before (nothing else of
- * the page competes with its scripts). index.html keeps the default: without a shell, the app is
- * the first paint.
- */
-export function withLowPriorityScripts(html: string): string {
-  return html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*\bfetchpriority=)/g, '<$1 fetchpriority="low"');
 }
 
 /** A `<link rel="modulepreload">` for each chunk of `files` at the end of <head>. */

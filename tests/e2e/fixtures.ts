@@ -109,14 +109,27 @@ export async function signInBrowser(page: Page, user: SessionUser | RegisteredAc
  * called: until then the page is its prerendered HTML only. A request the page no longer wants (it
  * navigated away meanwhile) is dropped quietly.
  */
-export async function holdScripts(page: Page): Promise<() => void> {
+export function holdScripts(page: Page): Promise<() => void> {
+  return holdRequests(page, '**/assets/*.js');
+}
+
+/**
+ * Holds the page's requests to `url` (a glob) back until the returned `release` is called, as a slow
+ * connection would (the answer of a call, a script). A request the page no longer wants is dropped quietly.
+ */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/*.js', async (route) => {
+  await page.route(url, async (route) => {
     await released;
     await route.continue().catch(() => undefined);
   });
   return release;
+}
+
+/** The scripts (`/assets/*.js`) an HTML names, as `src` or `href`. */
+export function namedScripts(html: string): string[] {
+  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
 }
 
 /** A Pixel-size phone (393×727, touch, mobile user agent) for `test.use`; Chromium stays the browser. */
@@ -146,16 +159,27 @@ export async function newApplicantAt(
   step: number,
   options: { partnerSlug?: string; formData?: Record<string, unknown> } = {},
 ): Promise<RegisteredAccount> {
-  const account = await registerViaApi(request, { type: 2, partnerSlug: options.partnerSlug });
-  await currentRequest(request, account);
-  const placed = await request.post('/__test/place-at-step', {
-    headers: auth(account),
-    data: { step: `requesting-company-step-${step}`, form_data: options.formData ?? {} },
-  });
-  expect(placed.ok()).toBe(true);
+  const account = await applicantAtStep(request, `requesting-company-step-${step}`, options);
   await signInBrowser(page, account);
   await page.goto('/infiintare-pfa');
   await expect(page).toHaveURL(new RegExp(`/infiintare-pfa/${step}$`));
+  return account;
+}
+
+/**
+ * A fresh applicant whose request stands at the step `stepId` (an `existing-company-step-*` is of the
+ * existing-PFA flow, any other of the new-PFA one), through the e2e server's test-only place-at-step route.
+ */
+export async function applicantAtStep(
+  request: APIRequestContext,
+  stepId: string,
+  options: { partnerSlug?: string; formData?: Record<string, unknown> } = {},
+): Promise<RegisteredAccount> {
+  const existing = stepId.startsWith('existing-company-');
+  const account = await registerViaApi(request, { type: existing ? 1 : 2, partnerSlug: options.partnerSlug });
+  await currentRequest(request, account, existing ? '/api/registration/existing/open' : '/api/registration/open');
+  const placed = await request.post('/__test/place-at-step', { headers: auth(account), data: { step: stepId, form_data: options.formData ?? {} } });
+  expect(placed.ok()).toBe(true);
   return account;
 }
 

@@ -7,18 +7,13 @@
  */
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
-import { currentRequest, DEFAULT_PASSWORD, expect, holdScripts, registerViaApi, test, uniqueEmail } from './fixtures';
+import { currentRequest, DEFAULT_PASSWORD, expect, holdScripts, namedScripts, registerViaApi, test, uniqueEmail } from './fixtures';
 
 const PAGES = [
   { route: '/login', h1: 'Bine ai revenit!', ready: (page: Page) => page.getByRole('button', { name: 'Intră în cont' }) },
   { route: '/register', h1: 'Creează-ți contul Ghișeu', ready: (page: Page) => page.getByRole('radio', { name: /Vreau PFA/ }) },
   { route: '/password/forgot', h1: 'Ai uitat parola?', ready: (page: Page) => page.getByRole('button', { name: 'Trimite' }) },
 ];
-
-/** The scripts (`/assets/*.js`) an HTML names, as `src` or `href`. */
-function namedScripts(html: string): string[] {
-  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
-}
 
 /** Opens `route` as a document and records script errors and every script the browser fetched. */
 async function open(page: Page, route: string) {

@@ -7,7 +7,7 @@
  * `revealWhenDrawn`; issue 14: Lighthouse counted it in CLS, 0.09–0.15 on these steps).
  */
 import type { Page } from '@playwright/test';
-import { auth, currentRequest, expect, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
+import { applicantAtStep, auth, currentRequest, expect, holdRequests, namedScripts, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
 
 test.use(PHONE);
 
@@ -54,28 +54,20 @@ async function watchMoves(page: Page): Promise<() => Promise<string[]>> {
 
 /** Each step with the call its widget loads what it draws with (held back until the app has rendered the step), and something it draws. */
 const STEPS = [
-  { path: '/infiintare-pfa/0', type: 2, step: 'requesting-company-step-0', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
-  { path: '/infiintare-pfa/1', type: 2, step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByText('Avem nevoie de trei fotografii', { exact: false }) },
-  { path: '/infiintare-pfa/2', type: 2, step: 'requesting-company-step-2', loads: '**/api/nomenclature/activity/index*', drawn: (page: Page) => page.getByRole('radio', { name: 'Nu găsesc activitatea' }) },
-  { path: '/inregistrare/1', type: 1, step: 'existing-company-step-1', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
+  { path: '/infiintare-pfa/0', step: 'requesting-company-step-0', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
+  { path: '/infiintare-pfa/1', step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByText('Avem nevoie de trei fotografii', { exact: false }) },
+  { path: '/infiintare-pfa/2', step: 'requesting-company-step-2', loads: '**/api/nomenclature/activity/index*', drawn: (page: Page) => page.getByRole('radio', { name: 'Nu găsesc activitatea' }) },
+  { path: '/inregistrare/1', step: 'existing-company-step-1', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
 ] as const;
 
-for (const { path, type, step, loads, drawn } of STEPS) {
+for (const { path, step, loads, drawn } of STEPS) {
   test(`${path} opened as a page: the step is drawn in one go, nothing on screen moves`, async ({ page, request }) => {
-    const account = await registerViaApi(request, { type });
-    await currentRequest(request, account, type === 1 ? '/api/registration/existing/open' : '/api/registration/open');
-    expect((await request.post('/__test/place-at-step', { headers: auth(account), data: { step, form_data: {} } })).ok()).toBe(true);
-    await signInBrowser(page, account);
+    await signInBrowser(page, await applicantAtStep(request, step));
     const moves = await watchMoves(page);
     // The widget's answer arrives after the app has rendered the step (its spinner), as on a slow
     // connection: without holding it, a fast answer may come before the step renders, and nothing is
     // left to see.
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    await page.route(loads, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const answer = await holdRequests(page, loads);
     await page.goto(path);
     await expect(page.locator('#root').getByLabel('Se încarcă…')).toBeAttached();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -103,7 +95,7 @@ test('pages that paint from their own HTML fetch their scripts at low priority; 
   const answer = await page.goto('/infiintare-pfa/0');
   await expect(page.getByRole('checkbox', { name: 'Niciuna dintre acestea' })).toBeVisible();
   // The scripts the HTML names (the app imports more later, as it needs them: those are its own).
-  const named = [...(await answer!.text()).matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+  const named = namedScripts(await answer!.text());
   expect(named.length).toBeGreaterThan(5);
   expect(Object.fromEntries(named.map((path) => [path, priorities.get(path)]))).toEqual(Object.fromEntries(named.map((path) => [path, 'Low'])));
 
@@ -124,12 +116,7 @@ test('the questionnaire’s options are asked for beside the request, not after 
   await currentRequest(request, account);
   await signInBrowser(page, account);
   // The request's answer held back: the options must be asked for meanwhile.
-  let answer!: () => void;
-  const held = new Promise<void>((resolve) => (answer = resolve));
-  await page.route('**/api/registration/open*', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const answer = await holdRequests(page, '**/api/registration/open*');
   const options = page.waitForRequest('**/api/nomenclature/lost-reasons/index*');
   await page.goto('/infiintare-pfa/0');
   await options;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { flowStartPaths, renderRoute, renderStepShell, stepShellModules, stepShellPaths } from '@/prerender';
 import { FLOWS } from '@/engine/flows';
 import { shellParts } from '@/pages/flow/StepShell';
-import { ROUTE_PAGES } from '../../scripts/vite-plugin-route-pages';
-import { nextPageFiles, staticChunks, withLowPriorityScripts, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
+import { ROUTE_PAGES, withLowPriorityScripts } from '../../scripts/vite-plugin-route-pages';
+import { nextPageFiles, staticChunks, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */
 describe('guest pages prerendered at build time', () => {
