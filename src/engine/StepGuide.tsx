@@ -3,17 +3,20 @@ import type { FlowStep } from '@/core/flow';
 import type { StepServices } from '../../widgets/types';
 
 /**
- * A step's guidance from its flow file's copy (issue 17): `privacyNote` (what the data is for, with
- * the privacy page's link) and `tips` (one tip per line, under `tipsTitle`), e.g. the identity step's
- * photo tips. Copy only: the step's behaviour stays in its widget.
+ * A step's guidance from its flow file's copy: `intro` (what the step offers or asks, e.g. the card
+ * step's offer), `privacyNote` (what the data is for, with the privacy page's link) and `tips` (one tip
+ * per line, under `tipsTitle`), e.g. the identity step's photo tips (issue 17). Copy only: the step's
+ * behaviour stays in its widget. Being the flow file's, the same for every request, it is also in the
+ * step's prerendered shell (StepShell), on screen before the app has loaded (issue 14).
  */
 export function StepGuide({ step, services }: { step: FlowStep; services: Pick<StepServices, 't' | 'legal'> }) {
   const { t } = services;
   const copy = step.copy ?? {};
-  if (!copy.privacyNote && !copy.tips) return null;
+  if (!copy.intro && !copy.privacyNote && !copy.tips) return null;
   const tips = copy.tips ? t(copy.tips).split('\n').filter(Boolean) : [];
   return (
     <Stack gap="3">
+      {copy.intro ? <Text data-testid="step-intro">{t(copy.intro)}</Text> : null}
       {copy.privacyNote ? (
         <Text fontSize="sm" color="fg.muted" data-testid="step-privacy-note">
           {t(copy.privacyNote)}

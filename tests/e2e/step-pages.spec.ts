@@ -126,3 +126,20 @@ test('the questionnaire’s options are asked for beside the request, not after 
   const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/nomenclature/lost-reasons/index')).length);
   expect(asked).toBe(1);
 });
+
+test('the card step’s offer is readable before the app has loaded, and stays where it is when the app takes over', async ({ page, request }) => {
+  await signInBrowser(page, await applicantAtStep(request, 'existing-company-step-7'));
+  const scripts = await holdRequests(page, '**/assets/*.js');
+  await page.goto('/inregistrare/7', { waitUntil: 'commit' });
+  const offer = page.getByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.');
+  // The page's own HTML (no script has run): the heading and the offer under it.
+  await expect(page.locator('#shell').getByRole('heading', { level: 1, name: 'Vrei un card gratuit pentru PFA?' })).toBeVisible();
+  await expect(page.locator('#shell').getByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit')).toBeVisible();
+  const before = await offer.boundingBox();
+  scripts();
+  await expect(page.getByRole('radio', { name: 'Da, m-ar interesa' })).toBeVisible();
+  await expect(page.locator('#shell')).toHaveCount(0);
+  // The app's step: the offer once, at the same place, above the choice.
+  await expect(offer).toHaveCount(1);
+  expect(await offer.boundingBox()).toEqual(before);
+});

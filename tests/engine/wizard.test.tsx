@@ -168,6 +168,11 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     // One heading from the locale file; the schema's developer description (schemas/card.json) stays hidden.
     await waitFor(() => expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1));
     expect(screen.queryByText(/Card interest \(spec 001/)).toBeNull();
+    // The offer (spec 001 §2 item 7), once: the flow file's copy `intro`, under the heading, above the choice.
+    const offer = screen.getAllByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.');
+    expect(offer).toHaveLength(1);
+    expect(offer[0].getAttribute('data-testid')).toBe('step-intro');
+    expect(offer[0].compareDocumentPosition(await screen.findByRole('radio', { name: 'Da, m-ar interesa' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     fireEvent.click(await screen.findByRole('radio', { name: 'Da, m-ar interesa' }));
     await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
     fireEvent.click(button('Trimite dosar'));

@@ -1,11 +1,12 @@
-import { RadioCard, SimpleGrid, Text } from '@chakra-ui/react';
+import { RadioCard, SimpleGrid } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { stepContext } from '../types';
 import { FieldErrors } from '../shared/FieldErrors';
 
 /**
- * Card interest (spec 001 §2 item 7): the offer, then "Da, m-ar interesa" (1) or
- * "Nu, mulțumesc" (0). The answer can change until the form is sent.
+ * Card interest (spec 001 §2 item 7): "Da, m-ar interesa" (1) or "Nu, mulțumesc" (0), under the
+ * offer, which is the step's copy `intro` in the flow file (the engine shows it under the heading,
+ * prerendered in the step's shell). The answer can change until the form is sent.
  */
 export default function CardChoiceWidget(props: WidgetProps) {
   const { id, value, onChange, registry, rawErrors, disabled } = props;
@@ -13,7 +14,6 @@ export default function CardChoiceWidget(props: WidgetProps) {
   const errorId = `${id}__error`;
   return (
     <>
-      <Text mb="4">{services.t('steps:card.text')}</Text>
       <RadioCard.Root
         value={value === 1 || value === 0 ? String(value) : null}
         onValueChange={(e) => onChange(e.value === null ? undefined : Number(e.value))}
