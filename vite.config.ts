@@ -24,20 +24,28 @@ function chakraGlobalInStepShells(): Plugin {
  * lazy routes): a step page loaded 53–74 files, and on a phone's connection (HTTP/1.1, six connections,
  * a round trip each) their requests, not their bytes, made the wait. Two groups:
  * - `framework`: React, React Router, i18next, emotion, Chakra with Ark and Zag: what every page of
- *   the app renders with, one file (brotli compresses it better than its parts). It holds some Zag
- *   machines only some steps use (combobox, dialog); a group of their own pulled their shared
- *   dependencies along and was then loaded by every page anyway;
- * - `app`: the app's own shared modules (src/shared, src/core, widgets/shared) used by two routes or more.
+ *   the app renders with, one file (brotli compresses it better than its parts). Not in it
+ *   (`ONLY_SOME_PAGES`): the combobox and the dialog with what only they use (Zag's popper and focus
+ *   trap, Floating UI; what the toasts use too stays): only the address and CAEN pickers (the identity, mailing
+ *   and overview steps), the overview's office popup and a staff page draw them, and in `framework`
+ *   they were ~25 KiB gzip of every other step's scripts. Rolldown leaves them to the chunks of the
+ *   widgets that import them (`ServerCombobox`, `dialog`);
+ * - `app`: the app's own shared modules (src/shared, src/core, widgets/shared) used by two routes or
+ *   more, but for widgets/shared/ServerCombobox: a group takes its modules' dependencies along, so with
+ *   it `app` took the combobox back to every page.
  * rjsf, the validators, the widgets and the pages stay lazy chunks of their own. The guest pages are
  * another build (vite.guest.config.ts) and keep their own budget (`npm run size:login`).
  */
+const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|@emotion|stylis|@chakra-ui|@pandacss|@ark-ui|@zag-js|@floating-ui|use-sync-external-store|hoist-non-react-statics|react-is)[\\/]/;
+const ONLY_SOME_PAGES = /node_modules[\\/](@zag-js[\\/](combobox|dialog|focus-trap|popper|dismissable|interact-outside|aria-hidden|remove-scroll|collection)|@floating-ui|@ark-ui[\\/]react[\\/]dist[\\/]components[\\/](combobox|dialog|collection)|@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/](combobox|dialog))[\\/]/;
+const APP = /[\\/]src[\\/](shared|core)[\\/]|[\\/]widgets[\\/]shared[\\/]/;
 const CHUNK_GROUPS = [
   {
     name: 'framework',
     priority: 10,
-    test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|@emotion|stylis|@chakra-ui|@pandacss|@ark-ui|@zag-js|@floating-ui|use-sync-external-store|hoist-non-react-statics|react-is)[\\/]/,
+    test: (id: string) => FRAMEWORK.test(id) && !ONLY_SOME_PAGES.test(id),
   },
-  { name: 'app', priority: 5, minShareCount: 2, test: /[\\/]src[\\/](shared|core)[\\/]|[\\/]widgets[\\/]shared[\\/]/ },
+  { name: 'app', priority: 5, minShareCount: 2, test: (id: string) => APP.test(id) && !/[\\/]widgets[\\/]shared[\\/]ServerCombobox\./.test(id) },
 ];
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';

@@ -143,3 +143,13 @@ test('the card step’s offer is readable before the app has loaded, and stays w
   await expect(offer).toHaveCount(1);
   expect(await offer.boundingBox()).toEqual(before);
 });
+
+test('a step page loads the address and CAEN pickers’ scripts only where a widget of the step draws them', async ({ request }) => {
+  // The combobox (its Zag machine, popper, Floating UI) is its own chunk (vite.config.ts), not in every step's scripts.
+  const scripts = async (path: string) => namedScripts(await (await request.get(path)).text());
+  for (const path of ['/infiintare-pfa/0', '/infiintare-pfa/8', '/inregistrare/2', '/inregistrare/6']) {
+    expect((await scripts(path)).filter((script) => /\/ServerCombobox-/.test(script)), path).toEqual([]);
+  }
+  // The identity step (its home address form) names it in its HTML, so it is fetched beside the step's other scripts.
+  expect((await scripts('/infiintare-pfa/1')).filter((script) => /\/ServerCombobox-/.test(script))).toHaveLength(1);
+});
