@@ -194,11 +194,17 @@ export interface CaenService {
 }
 
 /**
- * The option lists of the nomenclatures, which a widget module may ask for ahead (its `prefetch`
- * export, `WidgetModule`): the step page asks while the step's request is on its way, and the widget,
- * once it mounts, takes the same answer (src/pages/flow/step-services.ts keeps one per list).
+ * What a widget module may ask for ahead (its `prefetch` export, `WidgetModule`): the step page asks
+ * while the step's request is on its way, and the widget, once it mounts, takes the same answer
+ * (src/pages/flow/step-services.ts):
+ * - the option lists of the nomenclatures, the same for every applicant: one answer per list;
+ * - `lastIdentitySession`, the applicant's last identity session: the identity service's next
+ *   `lastSession()` takes that answer, once (later calls ask again). Only a step page opened as a
+ *   document asks it ahead (in the app, the widget mounts right after its module has arrived).
  */
-export type StepLists = Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'>;
+export type StepLists = Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'> & {
+  lastIdentitySession?(): Promise<unknown>;
+};
 
 /**
  * A module of widgets/names.json: its component, and optionally `prefetch`, which asks for the lists

@@ -153,3 +153,16 @@ test('a step page loads the address and CAEN pickers’ scripts only where a wid
   // The identity step (its home address form) names it in its HTML, so it is fetched beside the step's other scripts.
   expect((await scripts('/infiintare-pfa/1')).filter((script) => /\/ServerCombobox-/.test(script))).toHaveLength(1);
 });
+
+test('the identity step’s last session is asked for beside the request, not after it, and only once', async ({ page, request }) => {
+  await signInBrowser(page, await applicantAtStep(request, 'requesting-company-step-1'));
+  // The request's answer held back: the last identity session must be asked for meanwhile.
+  const answer = await holdRequests(page, '**/api/registration/open*');
+  const lastSession = page.waitForRequest('**/api/veriff/get-last-session*');
+  await page.goto('/infiintare-pfa/1');
+  await lastSession;
+  answer();
+  await expect(page.getByText('Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie.', { exact: false })).toBeVisible();
+  const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/veriff/get-last-session')).length);
+  expect(asked).toBe(1);
+});

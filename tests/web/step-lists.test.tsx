@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { stepLists } from '@/pages/flow/step-services';
+import { AHEAD_FRESH_MS, identityService, stepAhead, stepLists } from '@/pages/flow/step-services';
+import { session } from '@/shared/session';
 import { FLOWS } from '@/engine/flows';
 import { preloadStep, preloadStepAt } from '@/engine/preload';
-import { mockApi, ok } from './helpers';
+import { makeUser, mockApi, ok } from './helpers';
 
 const REASONS = [{ identifier: 'niciuna', fe_text: 'Niciuna dintre acestea', fe_subtext: 'Prestez doar servicii, fără angajați și fără TVA', questionnaire_types: [2] }];
 
@@ -54,5 +55,59 @@ describe("a step's widgets ask for their lists with the step's request (their `p
     await expect(preloadStepAt(FLOWS[2], '/infiintare-pfa/0', stuck)).resolves.toBeUndefined();
     const failing = { ...lists(), activities: vi.fn(async () => Promise.reject(new Error('offline'))) };
     await expect(preloadStep(FLOWS[2].steps.find((s) => s.path === '/infiintare-pfa/2')!, failing)).resolves.toBeUndefined();
+  });
+});
+
+describe("the identity step's last session, asked for ahead by its step page (stepAhead)", () => {
+  const LAST = { session_id: 's-1', custom_id: 'c-1', status: 1, submitted: false, uploads: { 'document-front': null, 'document-back': null, face: null } };
+  const lastSessionCalls = (calls: { path: string }[]) => calls.filter((c) => c.path === '/api/veriff/get-last-session').length;
+
+  it('the widget’s first call takes the answer asked for ahead; every later call asks the server', async () => {
+    session.setUser(makeUser({ access_token: 'token-a' }));
+    const { apiCalls } = mockApi({ 'GET /api/veriff/get-last-session': ok(LAST) });
+    const ahead = stepAhead(FLOWS[2]).lastIdentitySession!();
+    expect(await identityService.lastSession()).toEqual(LAST);
+    expect(await ahead).toEqual(LAST);
+    expect(lastSessionCalls(apiCalls())).toBe(1);
+    // The handed-over phone's polling, a restart: the server's answer of now.
+    await identityService.lastSession();
+    expect(lastSessionCalls(apiCalls())).toBe(2);
+  });
+
+  it('not taken by another signed-in user, nor once stale, nor when it failed', async () => {
+    session.setUser(makeUser({ access_token: 'token-a' }));
+    let answers = 0;
+    const { apiCalls } = mockApi({
+      'GET /api/veriff/get-last-session': () => (++answers === 3 ? { status: 503, body: { message: 'Serviciu indisponibil.', payload: null } } : ok(LAST)),
+    });
+    await stepAhead(FLOWS[2]).lastIdentitySession!();
+    session.setUser(makeUser({ access_token: 'token-b' }));
+    await identityService.lastSession();
+    expect(lastSessionCalls(apiCalls())).toBe(2);
+
+    // Asked ahead, but the widget mounts only after AHEAD_FRESH_MS.
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now');
+    clock.mockReturnValue(now);
+    await expect(stepAhead(FLOWS[2]).lastIdentitySession!()).rejects.toBeTruthy();
+    clock.mockReturnValue(now + 1);
+    await identityService.lastSession();
+    expect(lastSessionCalls(apiCalls())).toBe(4);
+    await stepAhead(FLOWS[2]).lastIdentitySession!();
+    clock.mockReturnValue(now + AHEAD_FRESH_MS + 2);
+    await identityService.lastSession();
+    clock.mockRestore();
+    expect(lastSessionCalls(apiCalls())).toBe(6);
+  });
+
+  it('the identity step’s page asks for it with the step’s request; the card step’s does not', async () => {
+    const identity = { lostReasons: vi.fn(async () => []), activities: vi.fn(async () => []), maritalStatuses: vi.fn(async () => []), lastIdentitySession: vi.fn(async () => null) };
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/1', identity);
+    expect(identity.lastIdentitySession).toHaveBeenCalledTimes(1);
+    const card = { ...identity, lastIdentitySession: vi.fn(async () => null) };
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/8', card);
+    expect(card.lastIdentitySession).not.toHaveBeenCalled();
+    // The wizard's services have no such call: the identity step preloads without it.
+    await expect(preloadStepAt(FLOWS[1], '/inregistrare/5', stepLists(FLOWS[1]))).resolves.toBeUndefined();
   });
 });

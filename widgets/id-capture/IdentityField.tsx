@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Image, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
-import { IDENTITY_CONTEXTS, stepContext, type IdentityContext, type StepServices } from '../types';
+import { IDENTITY_CONTEXTS, stepContext, type IdentityContext, type StepLists, type StepServices } from '../types';
 import { UploadSlot } from './UploadSlot';
 import { HandOver } from './HandOver';
 import { HomeAddress } from './HomeAddress';
@@ -11,6 +11,13 @@ import { useIdentitySession } from './useIdentitySession';
 import { useMediaQuery } from './useMediaQuery';
 
 export { PHOTO_POLL_MS, profileComplete, SESSION_LOST_RELOAD_MS, STATUS_POLL_MS } from './identity-rules';
+
+/**
+ * The last identity session (what the step draws first: the uploads so far, the wait, the decision) is
+ * asked for with the step's request (widgets/types.ts `WidgetModule`): one round trip less on a phone,
+ * the handed-over one too.
+ */
+export const prefetch = (ahead: StepLists) => ahead.lastIdentitySession?.() ?? Promise.resolve();
 
 /** Spec 000 §9: the identity step's phone layout is up to 1024 px wide. */
 export const MOBILE_QUERY = '(max-width: 1024px)';

@@ -17,7 +17,7 @@ import { preloadStepAt } from '@/engine/preload';
 import { Wizard } from '@/engine/Wizard';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { StepServices } from '../../../widgets/types';
-import { createStepServices, stepLists } from './step-services';
+import { createStepServices, stepAhead } from './step-services';
 import { NotFoundMessage } from '@/pages/NotFoundPage';
 import { shellRoute } from '@/shared/shell';
 
@@ -32,11 +32,11 @@ const isFlowAddress = (flow: Flow, pathname: string) => pathname.replace(/\/+$/,
 
 /**
  * Asks, side by side, for the request and for the validator and widgets of the step at this address,
- * and the option lists those widgets draw with (the wizard preloads the request's current step too,
- * should it be another one or a partner's variant).
+ * and for what those widgets draw with (`stepAhead`: their option lists, the identity session). The
+ * wizard preloads the request's current step too, should it be another one or a partner's variant.
  */
 function open(flow: Flow, pathname: string): Opening {
-  void preloadStepAt(flow, pathname, stepLists(flow));
+  void preloadStepAt(flow, pathname, stepAhead(flow));
   const request = api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
   // The wizard handles a failure once it mounts (after the copy): not an unhandled rejection meanwhile.
   request.catch(() => undefined);

@@ -1,6 +1,7 @@
 import { api, isApiError } from '@/shared/api/client';
 import { browser } from '@/shared/browser';
 import { storedLanguage } from '@/shared/language';
+import { session } from '@/shared/session';
 import { toaster } from '@/shared/toaster';
 import type {
   AddressValues,
@@ -46,9 +47,39 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+const askLastSession = () => mapped(() => api.get<IdentitySession | null>('/api/veriff/get-last-session'));
+
+/** How long an answer asked for ahead waits for the call that takes it (the widget mounts within seconds; later it is stale). */
+export const AHEAD_FRESH_MS = 10_000;
+
+/**
+ * The last identity session a step page asked for ahead (`StepLists.lastIdentitySession`), for the
+ * user who was signed in then: the identity service's next `lastSession()` takes it, once, while fresh.
+ */
+let lastSessionAhead: { token: string | null; at: number; answer: Promise<IdentitySession | null> } | null = null;
+
+function takeLastSessionAhead(): Promise<IdentitySession | null> | null {
+  const ahead = lastSessionAhead;
+  lastSessionAhead = null;
+  if (!ahead || ahead.token !== session.token() || Date.now() - ahead.at > AHEAD_FRESH_MS) return null;
+  return ahead.answer;
+}
+
+/** Asks for the last identity session now, for the identity service's next `lastSession()`. */
+function lastIdentitySessionAhead(): Promise<IdentitySession | null> {
+  const answer = askLastSession();
+  const ahead = { token: session.token(), at: Date.now(), answer };
+  lastSessionAhead = ahead;
+  // A failed answer is not handed on: the widget asks again.
+  answer.catch(() => {
+    if (lastSessionAhead === ahead) lastSessionAhead = null;
+  });
+  return answer;
+}
+
 /** The identity provider's calls (spec 001 §7 "Identity verification provider calls"). */
 export const identityService: IdentityService = {
-  lastSession: () => mapped(() => api.get<IdentitySession | null>('/api/veriff/get-last-session')),
+  lastSession: () => takeLastSessionAhead() ?? askLastSession(),
   createSession: () => mapped(() => api.post<{ session_id: string; custom_id: string }>('/api/veriff/create-veriff-session')),
   upload(sessionId, context, file, fileName, onProgress) {
     const form = new FormData();
@@ -130,6 +161,14 @@ export function stepLists(flow: Pick<Flow, 'registrationType'>): StepLists {
     activities: () => once('activities', () => api.get('/api/nomenclature/activity/index', { is_active: 1 })),
     maritalStatuses: () => once('marital-statuses', () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data)),
   };
+}
+
+/**
+ * What a step page opened as a document asks for ahead, beside the step's request: the flow's option
+ * lists and the applicant's last identity session (the identity step's widget takes it when it mounts).
+ */
+export function stepAhead(flow: Pick<Flow, 'registrationType'>): StepLists {
+  return { ...stepLists(flow), lastIdentitySession: lastIdentitySessionAhead };
 }
 
 /** Everything the flow's widgets may call, bound to the app's API client (DESIGN.md: widgets get services). */
