@@ -193,6 +193,19 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     }
   }
 
+  const submitLabel = step.copy?.submitShort ? (
+    // A shorter label under 1280 px (spec 001 §9: the pricing button's short form).
+    <>
+      <Box as="span" hideBelow="xl">
+        {t(step.copy.submit ?? 'steps:common.next')}
+      </Box>
+      <Box as="span" hideFrom="xl">
+        {t(step.copy.submitShort)}
+      </Box>
+    </>
+  ) : (
+    t(step.copy?.submit ?? 'steps:common.next')
+  );
   // Why next is disabled: a widget's reason, else the step's (`copy.required`) while the form is not valid.
   const requiredHint = busy ? null : (blockedBy ?? (step.copy?.required && validator && !valid ? t(step.copy.required) : null));
   // A server error under a field the form shows is read there; only the others are repeated at the buttons.
@@ -257,21 +270,12 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
             onClick={() => void submit()}
             disabled={busy || (!preview && (!valid || hasErrors || Boolean(blockedBy)))}
             loading={busy}
+            // Sending, the label stays beside the spinner: the button keeps its name for a screen reader
+            // (Chakra hides the children of a loading button that has no loadingText).
+            loadingText={submitLabel}
             aria-describedby={requiredHint ? `${step.id}-required` : undefined}
           >
-            {step.copy?.submitShort ? (
-              // A shorter label under 1280 px (spec 001 §9: the pricing button's short form).
-              <>
-                <Box as="span" hideBelow="xl">
-                  {t(step.copy.submit ?? 'steps:common.next')}
-                </Box>
-                <Box as="span" hideFrom="xl">
-                  {t(step.copy.submitShort)}
-                </Box>
-              </>
-            ) : (
-              t(step.copy?.submit ?? 'steps:common.next')
-            )}
+            {submitLabel}
           </Button>
         )}
       </HStack>

@@ -45,7 +45,7 @@ export function QuestionnaireInfoPage() {
         <Text>{t('questionnaireInfo.keep')}</Text>
       </Stack>
       <HStack gap="4" flexWrap="wrap">
-        <Button variant="outline" onClick={() => void back()} loading={busy}>
+        <Button variant="outline" onClick={() => void back()} loading={busy} loadingText={t('questionnaireInfo.back')}>
           {t('questionnaireInfo.back')}
         </Button>
         {/* The brand settings always have both (content/brand.json, MAIN_SITE_URL / CONTACT_EMAIL): never a dead end. */}

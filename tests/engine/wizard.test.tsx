@@ -183,6 +183,21 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     expect(attempts).toBe(1);
   });
 
+  it('while the step is being sent, its button keeps its name beside the spinner (a screen reader still hears "Trimite dosar")', async () => {
+    let answer!: (value: unknown) => void;
+    const { api } = fakeApi(request('requesting-company-step-8'), {
+      '/api/registration/collect/card': () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);
+    fireEvent.click(await screen.findByRole('radio', { name: 'Da, m-ar interesa' }));
+    await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button('Trimite dosar'));
+    await waitFor(() => expect(button('Trimite dosar').hasAttribute('data-loading')).toBe(true));
+    expect(button('Trimite dosar').hasAttribute('disabled')).toBe(true);
+    answer(request('requesting-company-step-9'));
+    await waitFor(() => expect(location()).toBe('/infiintare-pfa/9'));
+  });
+
   it('a 409 (stale step) moves to the step the server is at', async () => {
     const onStale = vi.fn();
     const { api } = fakeApi(request('requesting-company-step-8'), {

@@ -96,7 +96,7 @@ export default function IdentityField(props: FieldProps<{ verified?: boolean }>)
           ) : null}
           <UploadList uploads={uploads} labels={labels} busy={busy} mobile={mobile} handedOver={handedOver} t={t} onFile={(context, file) => void idv.pick(context, file)} />
           {handedOver && !uploads.allUploaded ? null : (
-            <Button colorPalette="blue" size="lg" onClick={() => void idv.submit()} disabled={!uploads.allUploaded || uploads.uploading || busy} loading={busy}>
+            <Button colorPalette="blue" size="lg" onClick={() => void idv.submit()} disabled={!uploads.allUploaded || uploads.uploading || busy} loading={busy} loadingText={t('steps:identity.submit')}>
               {t('steps:identity.submit')}
             </Button>
           )}

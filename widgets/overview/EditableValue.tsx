@@ -110,7 +110,7 @@ export function EditableValue({ id, field, label, value, editable, inputMode, ma
       </Field.Root>
       <FieldErrors id={errorId} errors={error ? [error] : undefined} />
       <HStack gap="2" mt="2">
-        <Button size="sm" colorPalette="blue" onClick={() => void save()} loading={busy}>
+        <Button size="sm" colorPalette="blue" onClick={() => void save()} loading={busy} loadingText={t('steps:overview.save')}>
           {t('steps:overview.save')}
         </Button>
         <Button size="sm" variant="outline" onClick={() => setEditing(false)} disabled={busy}>

@@ -113,6 +113,7 @@ function OfficeServices({ office, t }: { office: HomeOffice; t: StepServices['t'
             variant="outline"
             onClick={() => void office.leave(service)}
             loading={office.leaving === service.id}
+            loadingText={t('steps:overview.goToService', { name: service.name })}
             disabled={office.leaving !== null && office.leaving !== service.id}
           >
             {t('steps:overview.goToService', { name: service.name })}

@@ -202,6 +202,7 @@ export default function SignatureField(props: FieldProps<SignatureData>) {
             colorPalette="red"
             onClick={() => void deleteSaved()}
             loading={deleting}
+            loadingText={t('steps:signature.deleteSaved')}
             disabled={deleting || off}
             width={{ base: 'full', xl: 'auto' }}
             alignSelf={{ xl: 'flex-start' }}

@@ -124,10 +124,10 @@ export function CheckoutPage() {
           </Card.Root>
           {checkout.status === 'open' ? (
             <HStack gap="3" wrap="wrap">
-              <Button colorPalette="blue" size="lg" onClick={() => void act('pay')} loading={busy === 'pay'} disabled={busy !== null}>
+              <Button colorPalette="blue" size="lg" onClick={() => void act('pay')} loading={busy === 'pay'} loadingText={t('checkout.pay')} disabled={busy !== null}>
                 {t('checkout.pay')}
               </Button>
-              <Button variant="outline" size="lg" onClick={() => void act('cancel')} loading={busy === 'cancel'} disabled={busy !== null}>
+              <Button variant="outline" size="lg" onClick={() => void act('cancel')} loading={busy === 'cancel'} loadingText={t('checkout.cancel')} disabled={busy !== null}>
                 {t('checkout.cancel')}
               </Button>
             </HStack>

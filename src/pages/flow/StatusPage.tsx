@@ -187,7 +187,7 @@ function DocumentsBlock({ documents, t }: { documents: TradeRegisterDocument[]; 
         ))}
       </List.Root>
       <Box>
-        <Button onClick={() => void download()} loading={busy}>
+        <Button onClick={() => void download()} loading={busy} loadingText={t('status.download')}>
           {t('status.download')}
         </Button>
       </Box>
@@ -220,7 +220,7 @@ function SignedDocumentsBlock({ documents, t }: { documents: SignedDocument[]; t
       <List.Root as="ul" gap="2" ps="0">
         {documents.map((d) => (
           <List.Item key={d.id} listStyleType="none">
-            <Button variant="outline" whiteSpace="normal" textAlign="start" h="auto" minH="10" py="2" onClick={() => void download(d)} loading={busy === d.id}>
+            <Button variant="outline" whiteSpace="normal" textAlign="start" h="auto" minH="10" py="2" onClick={() => void download(d)} loading={busy === d.id} loadingText={t('status.signedDownload', { title: t(`status.signedDocuments.${d.kind}`) })}>
               {t('status.signedDownload', { title: t(`status.signedDocuments.${d.kind}`) })}
             </Button>
           </List.Item>
