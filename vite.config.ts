@@ -26,10 +26,10 @@ function chakraGlobalInStepShells(): Plugin {
  * - `framework`: React, React Router, i18next, emotion, Chakra with Ark and Zag: what every page of
  *   the app renders with, one file (brotli compresses it better than its parts). Not in it
  *   (`ONLY_SOME_PAGES`): the combobox and the dialog with what only they use (Zag's popper and focus
- *   trap, Floating UI; what the toasts use too stays): only the address and CAEN pickers (the identity, mailing
- *   and overview steps), the overview's office popup and a staff page draw them, and in `framework`
- *   they were ~25 KiB gzip of every other step's scripts. Rolldown leaves them to the chunks of the
- *   widgets that import them (`ServerCombobox`, `dialog`);
+ *   trap, Floating UI; what the toasts use too stays). Only the address and CAEN pickers (the
+ *   identity, mailing and overview steps), the overview's office popup and a staff page draw them,
+ *   and in `framework` they were ~25 KiB gzip of every other step's scripts. Rolldown leaves them to
+ *   the chunks of the widgets that import them (`ServerCombobox`, `dialog`);
  * - `app`: the app's own shared modules (src/shared, src/core, widgets/shared) used by two routes or
  *   more, but for widgets/shared/ServerCombobox: a group takes its modules' dependencies along, so with
  *   it `app` took the combobox back to every page.
