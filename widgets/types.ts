@@ -199,8 +199,9 @@ export interface CaenService {
  * (src/pages/flow/step-services.ts):
  * - the option lists of the nomenclatures, the same for every applicant: one answer per list;
  * - `lastIdentitySession`, the applicant's last identity session: the identity service's next
- *   `lastSession()` takes that answer, once (later calls ask again). Only a step page opened as a
- *   document asks it ahead (in the app, the widget mounts right after its module has arrived).
+ *   `lastSession()` takes that answer, once (later calls ask again). The flow's step page asks it
+ *   ahead when it opens (src/pages/flow/FlowStepsPage.tsx); the wizard's preload of the request's
+ *   current step does not (the widget mounts right after).
  */
 export type StepLists = Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'> & {
   lastIdentitySession?(): Promise<unknown>;

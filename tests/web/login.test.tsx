@@ -238,6 +238,8 @@ describe('/auto-login', () => {
     expect(api.apiCalls().filter((c) => c.path === '/api/auto-login')).toHaveLength(1);
     expect(api.apiCalls()[0].body).toEqual({ token: 't1' });
     expect(session.user()?.id).toBe(7);
+    // The identity step's page (the handed-over phone) asks for the last identity session with its request.
+    await waitFor(() => expect(api.apiCalls().filter((c) => c.path === '/api/veriff/get-last-session')).toHaveLength(1));
   });
 
   it('goes silently home when the token is refused', async () => {

@@ -54,9 +54,14 @@ describe('payment confirmation pages (spec 001 §2 item 9, §4 Payment)', () => 
 
   it('existing PFA: a paid request goes on at the step the server names', async () => {
     session.setUser(makeUser({ registration_type: 1 }));
-    const api = mockApi({ 'GET /api/registration/existing/open': ok(existingRequest('existing-company-step-5', true)) });
+    const api = mockApi({
+      'GET /api/registration/existing/open': ok(existingRequest('existing-company-step-5', true)),
+      'GET /api/veriff/get-last-session': ok(null),
+    });
     const app = renderApp('/inregistrare/plata?plata=pay_2');
     await waitFor(() => expect(app.pathname()).toBe('/inregistrare/5'));
+    // The identity step drawn (its page asked for the last session beside the request): nothing of it is left for the next test.
+    expect(await screen.findByTestId('identity-step')).toBeTruthy();
     const poll = api.calls.find((c) => c.path === '/api/registration/existing/open')!;
     expect(poll.query.get('no_next_step')).toBe('1');
     expect(window.dataLayer!.filter((e) => e.event === 'purchase')).toHaveLength(1);
