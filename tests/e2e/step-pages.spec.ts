@@ -7,7 +7,7 @@
  * `revealWhenDrawn`; issue 14: Lighthouse counted it in CLS, 0.09–0.15 on these steps).
  */
 import type { Page } from '@playwright/test';
-import { applicantAtStep, auth, currentRequest, expect, holdRequests, namedScripts, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
+import { applicantAtStep, auth, currentRequest, expect, holdRequests, holdScripts, namedScripts, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
 
 test.use(PHONE);
 
@@ -129,7 +129,7 @@ test('the questionnaire’s options are asked for beside the request, not after 
 
 test('the card step’s offer is readable before the app has loaded, and stays where it is when the app takes over', async ({ page, request }) => {
   await signInBrowser(page, await applicantAtStep(request, 'existing-company-step-7'));
-  const scripts = await holdRequests(page, '**/assets/*.js');
+  const scripts = await holdScripts(page);
   await page.goto('/inregistrare/7', { waitUntil: 'commit' });
   const offer = page.getByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.');
   // The page's own HTML (no script has run): the heading and the offer under it.

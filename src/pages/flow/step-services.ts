@@ -164,8 +164,9 @@ export function stepLists(flow: Pick<Flow, 'registrationType'>): StepLists {
 }
 
 /**
- * What a step page opened as a document asks for ahead, beside the step's request: the flow's option
- * lists and the applicant's last identity session (the identity step's widget takes it when it mounts).
+ * What the flow's step page asks for ahead when it opens (src/pages/flow/FlowStepsPage.tsx), beside the
+ * step's request: the flow's option lists and the applicant's last identity session (the identity
+ * step's widget takes it when it mounts).
  */
 export function stepAhead(flow: Pick<Flow, 'registrationType'>): StepLists {
   return { ...stepLists(flow), lastIdentitySession: lastIdentitySessionAhead };
