@@ -53,14 +53,17 @@ export function staticChunks(manifest: Record<string, ManifestChunk>, keys: stri
  * The app's index.html turned into a step page (issue 14, the steps' LCP): the step's shell in
  * `<div id="shell" data-route="…">` above the app's root, which stays `hidden` until the app shows the
  * step itself (src/shared/shell.ts), and a `<link rel="modulepreload">` for each chunk of `files`, so
- * the step's lazy routes load beside the entry instead of after it. The shell carries no `data-testid`
+ * the step's lazy routes load beside the entry instead of after it. The shell also says what the entry
+ * asks the API for before the app has loaded (`asks`: `data-open`, `data-registration-type`;
+ * src/early-requests.ts). The shell carries no `data-testid`
  * (the tests find the app's elements, not the shell's copy of them).
  */
-export function withStepShell(html: string, route: string, markup: string, files: string[]): string {
+export function withStepShell(html: string, route: string, markup: string, files: string[], asks: { open: string; registrationType: number }): string {
   const marker = '<div id="root"></div>';
   if (!html.includes(marker)) throw new Error(`prerender: no ${marker} in the page of ${route}`);
   const shell = markup.replace(/ data-testid="[^"]*"/g, '');
-  return withLowPriorityScripts(withModulePreloads(html.replace(marker, `<div id="shell" data-route="${route}">${shell}</div>\n    <div id="root" hidden></div>`), files));
+  const attributes = `data-route="${route}" data-open="${asks.open}" data-registration-type="${asks.registrationType}"`;
+  return withLowPriorityScripts(withModulePreloads(html.replace(marker, `<div id="shell" ${attributes}>${shell}</div>\n    <div id="root" hidden></div>`), files));
 }
 
 /** A `<link rel="modulepreload">` for each chunk of `files` at the end of <head>. */
@@ -119,11 +122,12 @@ export async function prerenderPages(dist: string): Promise<void> {
     { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (build.status !== 0) throw new Error('prerender: the SSR build of src/prerender.tsx failed');
-  const { renderRoute, renderStepShell, stepShellPaths, stepShellModules, flowStartPaths } = (await import(`${pathToFileURL(path.join(ssrOut, 'prerender.js')).href}?t=${Date.now()}`)) as {
+  const { renderRoute, renderStepShell, stepShellPaths, stepShellModules, stepShellAsks, flowStartPaths } = (await import(`${pathToFileURL(path.join(ssrOut, 'prerender.js')).href}?t=${Date.now()}`)) as {
     renderRoute: (pathname: string) => Promise<string>;
     renderStepShell: (pathname: string) => Promise<string>;
     stepShellPaths: () => string[];
     stepShellModules: (pathname: string) => string[];
+    stepShellAsks: (pathname: string) => { open: string; registrationType: number };
     flowStartPaths: () => string[];
   };
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
@@ -145,7 +149,7 @@ export async function prerenderPages(dist: string): Promise<void> {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
     const files = staticChunks(manifest, [APP_MODULE, ...STEP_PAGE_CHUNKS, ...stepShellModules(route)]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files));
+    fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files, stepShellAsks(route)));
   }
 }
 

@@ -1,3 +1,5 @@
+import { askForStepShell } from './early-requests';
+
 /**
  * The app's entry (index.html). A step page comes with the step's shell prerendered
  * (src/shared/shell.ts), and the browser should paint that shell before it evaluates the app's
@@ -19,4 +21,7 @@ export function afterNextFrame(): Promise<void> {
   });
 }
 
-void (document.getElementById('shell') ? afterNextFrame() : Promise.resolve()).then(() => import('./main'));
+const shell = document.getElementById('shell');
+// A step page asks for its request now, while its scripts are still arriving (src/early-requests.ts).
+if (shell) askForStepShell(shell);
+void (shell ? afterNextFrame() : Promise.resolve()).then(() => import('./main'));

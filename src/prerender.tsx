@@ -39,6 +39,16 @@ export function stepShellPaths(): string[] {
   return Object.values(FLOWS).flatMap((flow) => flow.steps.map((step) => step.path));
 }
 
+/**
+ * What a step page's entry asks the API for before the app has loaded (src/early-requests.ts): the
+ * request of the flow whose step `pathname` is, for a user of its registration type.
+ */
+export function stepShellAsks(pathname: string): { open: string; registrationType: number } {
+  const flow = Object.values(FLOWS).find((f) => f.steps.some((s) => s.path === pathname));
+  if (!flow) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  return { open: flow.api.open, registrationType: flow.registrationType };
+}
+
 /** The step each flow file starts at: where a new account goes. */
 export function flowStartPaths(): string[] {
   return Object.values(FLOWS).map((flow) => flow.steps[0].path);

@@ -2,6 +2,7 @@ import { redirect } from 'react-router';
 import type { RegistrationTypeValue } from '@/core/registration';
 import { STATIC_ROUTES } from '@/core/routes';
 import { flowPath } from '@/core/session';
+import { DASHBOARD_REDIRECT_PATH, takeEarly } from '@/early-requests';
 import { api } from '@/shared/api/client';
 import { parseCookies } from '@/shared/cookies';
 import { session } from '@/shared/session';
@@ -39,9 +40,12 @@ export function authLoader() {
  * the user stay.
  */
 async function belongsOnDashboard(): Promise<boolean> {
-  if (parseCookies(document.cookie).some((c) => c.key === 'dashboard_redirect' && c.value === '0')) return false;
+  // A step page's document asked already (src/early-requests.ts): the first check takes that answer,
+  // before the cookie, which that very answer may have set meanwhile.
+  const early = takeEarly(DASHBOARD_REDIRECT_PATH, session.token());
+  if (!early && parseCookies(document.cookie).some((c) => c.key === 'dashboard_redirect' && c.value === '0')) return false;
   try {
-    return (await api.get<boolean>('/user/dashboard-redirect')) === true;
+    return (await (early ? api.receive<boolean>(early) : api.get<boolean>(DASHBOARD_REDIRECT_PATH))) === true;
   } catch {
     return false;
   }

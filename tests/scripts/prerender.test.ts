@@ -104,13 +104,16 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
 
   it('withStepShell: the shell above a hidden root, without test ids, and a modulepreload per chunk', () => {
     const index = '<html><head>\n    <script type="module" src="/assets/index-1.js"></script>\n  </head><body>\n    <div id="root"></div>\n</body></html>';
-    const html = withStepShell(index, '/infiintare-pfa/3', '<header><span data-testid="flow-title">Înființare PFA</span></header>', ['assets/FlowStepsPage-2.js']);
-    expect(html).toContain('<div id="shell" data-route="/infiintare-pfa/3"><header><span>Înființare PFA</span></header></div>');
+    const asks = { open: '/api/registration/open', registrationType: 2 };
+    const html = withStepShell(index, '/infiintare-pfa/3', '<header><span data-testid="flow-title">Înființare PFA</span></header>', ['assets/FlowStepsPage-2.js'], asks);
+    expect(html).toContain(
+      '<div id="shell" data-route="/infiintare-pfa/3" data-open="/api/registration/open" data-registration-type="2"><header><span>Înființare PFA</span></header></div>',
+    );
     expect(html).toContain('<div id="root" hidden></div>');
     // The shell is the first paint: the app's scripts at low priority, index.html's entry too.
     expect(html).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/FlowStepsPage-2.js">\n  </head>');
     expect(html).toContain('<script type="module" fetchpriority="low" src="/assets/index-1.js"></script>');
-    expect(() => withStepShell('<div id="app"></div>', '/x', '', [])).toThrow(/no <div id="root"><\/div>/);
+    expect(() => withStepShell('<div id="app"></div>', '/x', '', [], asks)).toThrow(/no <div id="root"><\/div>/);
   });
 
   it('withModulePreloads: a modulepreload per chunk at the end of <head> (index.html preloads the app beside its small entry)', () => {

@@ -46,6 +46,18 @@ describe('the app entry (src/boot.ts)', () => {
     expect(started).toHaveBeenCalledTimes(1);
   });
 
+  it('on a step page, asks for the step’s request before the app is even evaluated (src/early-requests.ts)', async () => {
+    localStorage.setItem('user', JSON.stringify({ id: 7, access_token: 'jeton', registration_type: 2 }));
+    const fetch = vi.fn(() => new Promise<Response>(() => undefined));
+    vi.stubGlobal('fetch', fetch);
+    document.body.innerHTML =
+      '<div id="shell" data-route="/infiintare-pfa/1" data-open="/api/registration/open" data-registration-type="2">Identitate</div><div id="root" hidden></div>';
+    await import('@/boot');
+    expect(started).not.toHaveBeenCalled();
+    expect(fetch.mock.calls.map((c) => String((c as unknown[])[0]).split('?')[0])).toEqual(['/api/registration/open', '/api/user/dashboard-redirect']);
+    localStorage.clear();
+  });
+
   it('on a page without a shell, evaluates the app at once', async () => {
     document.body.innerHTML = '<div id="root"></div>';
     await import('@/boot');

@@ -20,6 +20,7 @@ import type { StepServices } from '../../../widgets/types';
 import { createStepServices, stepAhead } from './step-services';
 import { NotFoundMessage } from '@/pages/NotFoundPage';
 import { shellRoute } from '@/shared/shell';
+import { takeEarly } from '@/early-requests';
 
 interface Opening {
   flow: Flow;
@@ -35,26 +36,30 @@ const isFlowAddress = (flow: Flow, pathname: string) => pathname.replace(/\/+$/,
  * and for what those widgets draw with (`stepAhead`: their option lists, the identity session). The
  * wizard preloads the request's current step too, should it be another one or a partner's variant.
  */
-function open(flow: Flow, pathname: string): Opening {
+function open(flow: Flow, pathname: string, early: Promise<Response> | null = null): Opening {
   void preloadStepAt(flow, pathname, stepAhead(flow));
-  const request = api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
+  const request = early ? api.receive<RegistrationRequest>(early) : api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
   // The wizard handles a failure once it mounts (after the copy): not an unhandled rejection meanwhile.
   request.catch(() => undefined);
   return { flow, pathname, request };
 }
 
 /**
- * The opening no mounted page has taken yet. A step page's document (its prerendered shell) asks as
- * soon as the router evaluates this chunk, while the app's first render is still to come (issue 14:
- * the step's data and widget arrive ~150 ms earlier on a phone); and a render React starts over (the
- * first render is a transition) takes the same opening instead of asking the server twice.
+ * The opening no mounted page has taken yet. On a step page's document (its prerendered shell) it is
+ * made as soon as the router evaluates this chunk, while the app's first render is still to come, and
+ * takes the request the document's entry asked for before the app's scripts arrived (issue 14: the
+ * step's data and widget are there sooner on a phone); and a render React starts over (the first
+ * render is a transition) takes the same opening instead of asking the server twice.
  */
 let pending: Opening | null = null;
 if (typeof window !== 'undefined') {
   const user = session.user();
   const pathname = window.location.pathname;
   const flow = user ? FLOWS[user.registration_type] : undefined;
-  if (flow && shellRoute() === pathname.replace(/(.)\/+$/, '$1') && isFlowAddress(flow, pathname)) pending = open(flow, pathname);
+  if (flow && shellRoute() === pathname.replace(/(.)\/+$/, '$1') && isFlowAddress(flow, pathname)) {
+    // The document asked for it already, unless the user changed meanwhile (src/early-requests.ts).
+    pending = open(flow, pathname, takeEarly(flow.api.open, session.token()));
+  }
 }
 
 function takeOpening(flow: Flow, pathname: string): Opening {

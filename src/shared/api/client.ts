@@ -103,9 +103,17 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     body = JSON.stringify(options.body);
   }
 
+  return receive<T>(fetch(apiUrl(path, options.query), { method, headers, body, signal: options.signal, credentials: 'same-origin' }), token, options);
+}
+
+/**
+ * Reads an answer as every call does: the envelope, an ApiError, the 401 handler (for a call sent with
+ * `token`). Also one a step page's document asked for before the app had loaded (src/early-requests.ts).
+ */
+export async function receive<T>(sent: Promise<Response>, token: string | null, options: Pick<RequestOptions, 'ignoreUnauthorized'> = {}): Promise<Envelope<T>> {
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, options.query), { method, headers, body, signal: options.signal, credentials: 'same-origin' });
+    response = await sent;
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new ApiError(0, '');
@@ -199,6 +207,10 @@ export const api = {
   },
   async delete<T>(path: string, body?: unknown): Promise<T> {
     return (await request<T>(path, { method: 'DELETE', body })).payload;
+  },
+  /** The payload of an answer already asked for (`receive`), sent with the signed-in user's token. */
+  async receive<T>(sent: Promise<Response>): Promise<T> {
+    return (await receive<T>(sent, session.token())).payload;
   },
   /** A multipart POST with upload progress (the step submits that carry files). */
   postForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
