@@ -55,7 +55,7 @@ async function watchMoves(page: Page): Promise<() => Promise<string[]>> {
 /** Each step with the call its widget loads what it draws with (held back until the app has rendered the step), and something it draws. */
 const STEPS = [
   { path: '/infiintare-pfa/0', step: 'requesting-company-step-0', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
-  { path: '/infiintare-pfa/1', step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByText('Avem nevoie de trei fotografii', { exact: false }) },
+  { path: '/infiintare-pfa/1', step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByRole('button', { name: 'Trimite pentru verificare' }) },
   { path: '/infiintare-pfa/2', step: 'requesting-company-step-2', loads: '**/api/nomenclature/activity/index*', drawn: (page: Page) => page.getByRole('radio', { name: 'Nu găsesc activitatea' }) },
   { path: '/inregistrare/1', step: 'existing-company-step-1', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
 ] as const;
@@ -127,22 +127,44 @@ test('the questionnaire’s options are asked for beside the request, not after 
   expect(asked).toBe(1);
 });
 
-test('the card step’s offer is readable before the app has loaded, and stays where it is when the app takes over', async ({ page, request }) => {
-  await signInBrowser(page, await applicantAtStep(request, 'existing-company-step-7'));
-  const scripts = await holdScripts(page);
-  await page.goto('/inregistrare/7', { waitUntil: 'commit' });
-  const offer = page.getByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.');
-  // The page's own HTML (no script has run): the heading and the offer under it.
-  await expect(page.locator('#shell').getByRole('heading', { level: 1, name: 'Vrei un card gratuit pentru PFA?' })).toBeVisible();
-  await expect(page.locator('#shell').getByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit')).toBeVisible();
-  const before = await offer.boundingBox();
-  scripts();
-  await expect(page.getByRole('radio', { name: 'Da, m-ar interesa' })).toBeVisible();
-  await expect(page.locator('#shell')).toHaveCount(0);
-  // The app's step: the offer once, at the same place, above the choice.
-  await expect(offer).toHaveCount(1);
-  expect(await offer.boundingBox()).toEqual(before);
-});
+/** Steps whose intro (their flow file's copy) is the same for every applicant: in the page's HTML. */
+const INTROS = [
+  {
+    name: 'the card step’s offer',
+    path: '/inregistrare/7',
+    step: 'existing-company-step-7',
+    heading: 'Vrei un card gratuit pentru PFA?',
+    intro: 'Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.',
+    drawn: (page: Page) => page.getByRole('radio', { name: 'Da, m-ar interesa' }),
+  },
+  {
+    name: 'the identity step’s intro',
+    path: '/infiintare-pfa/1',
+    step: 'requesting-company-step-1',
+    heading: 'Totul începe cu buletinul tău',
+    intro: 'Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie. Le folosim doar pentru verificarea identității tale.',
+    drawn: (page: Page) => page.getByRole('button', { name: 'Trimite pentru verificare' }),
+  },
+] as const;
+
+for (const { name, path, step, heading, intro, drawn } of INTROS) {
+  test(`${name} is readable before the app has loaded, and stays where it is when the app takes over`, async ({ page, request }) => {
+    await signInBrowser(page, await applicantAtStep(request, step));
+    const scripts = await holdScripts(page);
+    await page.goto(path, { waitUntil: 'commit' });
+    const text = page.getByText(intro, { exact: true });
+    // The page's own HTML (no script has run): the heading and the intro under it.
+    await expect(page.locator('#shell').getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.locator('#shell').getByText(intro, { exact: true })).toBeVisible();
+    const before = await text.boundingBox();
+    scripts();
+    await expect(drawn(page)).toBeVisible();
+    await expect(page.locator('#shell')).toHaveCount(0);
+    // The app's step: the intro once, at the same place, above the widget.
+    await expect(text).toHaveCount(1);
+    expect(await text.boundingBox()).toEqual(before);
+  });
+}
 
 test('a step page asks for its request and the dashboard check before the app’s scripts have arrived, and only once', async ({ page, request }) => {
   await signInBrowser(page, await applicantAtStep(request, 'requesting-company-step-4'));
@@ -178,7 +200,7 @@ test('the identity step’s last session is asked for beside the request, not af
   await page.goto('/infiintare-pfa/1');
   await lastSession;
   answer();
-  await expect(page.getByText('Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Trimite pentru verificare' })).toBeVisible();
   const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/veriff/get-last-session')).length);
   expect(asked).toBe(1);
 });

@@ -23,11 +23,16 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10');
   });
 
-  it('identity: the flow file’s privacy note (with the privacy page) and photo tips above the widget', async () => {
+  it('identity: the flow file’s intro, privacy note (with the privacy page) and photo tips above the widget', async () => {
     const { api } = fakeApi(request('requesting-company-step-1'));
     const services = { ...fakeServices(), legal: { termsUrl: '/termeni', privacyUrl: '/confidentialitate' } };
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api} services={services} />);
     const note = await screen.findByTestId('step-privacy-note');
+    // What the three photos are, once: the flow file's copy `intro` (so also in the step's prerendered shell), first.
+    const intro = screen.getAllByText('Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie. Le folosim doar pentru verificarea identității tale.');
+    expect(intro).toHaveLength(1);
+    expect(intro[0].getAttribute('data-testid')).toBe('step-intro');
+    expect(intro[0].compareDocumentPosition(note) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(note.textContent).toMatch(/^Fotografiile buletinului și selfie-ul sunt folosite doar pentru verificarea identității tale/);
     expect(within(note).getByRole('link', { name: 'Politica de confidențialitate' }).getAttribute('href')).toBe('/confidentialitate');
     const tips = screen.getByRole('region', { name: 'Sfaturi pentru fotografii clare' });

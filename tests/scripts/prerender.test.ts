@@ -70,7 +70,9 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
   it.each([
     ['/infiintare-pfa/0', ['Înființare PFA', 'Pasul 1 din 10', 'Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:', 'Ieșire din cont']],
     ['/inregistrare/2', ['Registrare PFA', 'Pasul 2 din 7', 'Care este codul fiscal (CUI/CIF) al PFA-ului tău?']],
-    ['/infiintare-pfa/1', ['Pasul 2 din 10', 'Fotografiile buletinului și selfie-ul sunt folosite']],
+    // The identity step's intro is its flow file's copy too (what the three photos are, for every applicant).
+    ['/infiintare-pfa/1', ['Pasul 2 din 10', 'Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie.', 'Fotografiile buletinului și selfie-ul sunt folosite']],
+    ['/inregistrare/5', ['Registrare PFA', 'Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie.']],
     // The card step's offer is its flow file's copy `intro`: readable before the app has loaded.
     ['/infiintare-pfa/8', ['Pasul 9 din 10', 'Vrei un card gratuit pentru PFA?', 'Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.']],
     ['/inregistrare/7', ['Registrare PFA', 'Vrei un card gratuit pentru PFA?', 'Îți putem deschide un cont bancar pentru PFA cu card gratuit']],

@@ -90,7 +90,6 @@ export default function IdentityField(props: FieldProps<{ verified?: boolean }>)
 
       {phase === 'collecting' ? (
         <>
-          <Text>{t('steps:identity.intro')}</Text>
           {handedOver ? (
             <HandOver identity={identity} route={options.handOverRoute ?? 'collect-user-profile-step'} t={t} onDesktop={() => setHandOver(false)} />
           ) : null}
