@@ -205,6 +205,8 @@ export interface CaenService {
  */
 export type StepLists = Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'> & {
   lastIdentitySession?(): Promise<unknown>;
+  /** The overview step's data (`caen.overview()`), asked for with the step's request. */
+  overview?(): Promise<unknown>;
 };
 
 /**

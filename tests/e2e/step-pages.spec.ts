@@ -204,3 +204,16 @@ test('the identity step’s last session is asked for beside the request, not af
   const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/veriff/get-last-session')).length);
   expect(asked).toBe(1);
 });
+
+test('the overview’s data is asked for beside the request, not after it, and only once', async ({ page, request }) => {
+  await signInBrowser(page, await applicantAtStep(request, 'requesting-company-step-7'));
+  // The request's answer held back: the overview's data (name, phone, e-mail, codes) must be asked for meanwhile.
+  const answer = await holdRequests(page, '**/api/registration/open*');
+  const overview = page.waitForRequest('**/api/registration/overview');
+  await page.goto('/infiintare-pfa/7');
+  await overview;
+  answer();
+  await expect(page.getByText('Poți alege cel mult 5 coduri CAEN. Primul este codul principal, celelalte sunt secundare.')).toBeVisible();
+  const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/api/registration/overview').length);
+  expect(asked).toBe(1);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AHEAD_FRESH_MS, identityService, stepAhead, stepLists } from '@/pages/flow/step-services';
+import { AHEAD_FRESH_MS, createStepServices, identityService, stepAhead, stepLists } from '@/pages/flow/step-services';
 import { session } from '@/shared/session';
 import { FLOWS } from '@/engine/flows';
 import { preloadStep, preloadStepAt } from '@/engine/preload';
@@ -109,5 +109,49 @@ describe("the identity step's last session, asked for ahead by its step page (st
     expect(card.lastIdentitySession).not.toHaveBeenCalled();
     // The wizard's services have no such call: the identity step preloads without it.
     await expect(preloadStepAt(FLOWS[1], '/inregistrare/5', stepLists(FLOWS[1]))).resolves.toBeUndefined();
+  });
+});
+
+describe("the overview step's data, asked for ahead by its step page (stepAhead)", () => {
+  const DATA = { company_name: null, email: 'ana@exemplu.ro', phone: '0712345678', editable: true, codes: [] };
+  const overviewCalls = (calls: { path: string }[]) => calls.filter((c) => c.path === '/api/registration/overview').length;
+  const caen = () => createStepServices((key) => key, FLOWS[2]).caen;
+
+  it('the widget’s first call takes the answer asked for ahead; a later call asks the server', async () => {
+    session.setUser(makeUser({ access_token: 'token-a' }));
+    const { apiCalls } = mockApi({ 'GET /api/registration/overview': ok(DATA) });
+    const ahead = stepAhead(FLOWS[2]).overview!();
+    expect(await caen().overview()).toEqual(DATA);
+    expect(await ahead).toEqual(DATA);
+    expect(overviewCalls(apiCalls())).toBe(1);
+    await caen().overview();
+    expect(overviewCalls(apiCalls())).toBe(2);
+  });
+
+  it('not taken by another signed-in user, nor once stale', async () => {
+    session.setUser(makeUser({ access_token: 'token-a' }));
+    const { apiCalls } = mockApi({ 'GET /api/registration/overview': ok(DATA) });
+    await stepAhead(FLOWS[2]).overview!();
+    session.setUser(makeUser({ access_token: 'token-b' }));
+    await caen().overview();
+    expect(overviewCalls(apiCalls())).toBe(2);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now');
+    clock.mockReturnValue(now);
+    await stepAhead(FLOWS[2]).overview!();
+    clock.mockReturnValue(now + AHEAD_FRESH_MS + 1);
+    await caen().overview();
+    clock.mockRestore();
+    expect(overviewCalls(apiCalls())).toBe(4);
+  });
+
+  it('the overview step’s page asks for it with the step’s request; the card step’s does not', async () => {
+    const ahead = () => ({ lostReasons: vi.fn(async () => []), activities: vi.fn(async () => []), maritalStatuses: vi.fn(async () => []), overview: vi.fn(async () => DATA) });
+    const overview = ahead();
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/7', overview);
+    expect(overview.overview).toHaveBeenCalledTimes(1);
+    const card = ahead();
+    await preloadStepAt(FLOWS[2], '/infiintare-pfa/8', card);
+    expect(card.overview).not.toHaveBeenCalled();
   });
 });

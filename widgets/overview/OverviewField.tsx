@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Heading, Stack, Text } from '@chakra-ui/react';
 import type { FieldProps } from '@rjsf/utils';
-import { stepContext } from '../types';
+import { stepContext, type StepLists } from '../types';
 import { CaenRows } from './CaenRows';
 import { EditableValue, ReadOnlyValue } from './EditableValue';
 import { OfficeChoice } from './OfficeChoice';
@@ -15,6 +15,9 @@ export type { AddressType } from './overview-rules';
 interface OverviewFormData {
   address_type?: AddressType;
 }
+
+/** Asked for with the step's request (issue 14): the applicant's data and codes are there when the step is drawn. */
+export const prefetch = (ahead: StepLists) => ahead.overview?.() ?? Promise.resolve();
 
 /**
  * The overview step "Dosarul tău este gata" (spec 001 §2 item 4, §4 Office type, §5 CAEN): the

@@ -53,33 +53,36 @@ const askLastSession = () => mapped(() => api.get<IdentitySession | null>('/api/
 export const AHEAD_FRESH_MS = 10_000;
 
 /**
- * The last identity session a step page asked for ahead (`StepLists.lastIdentitySession`), for the
- * user who was signed in then: the identity service's next `lastSession()` takes it, once, while fresh.
+ * An applicant's own answer a step page asks for ahead (`StepLists`: the last identity session, the
+ * overview's data), for the user who was signed in then: the service's next call takes it, once, while
+ * fresh (`AHEAD_FRESH_MS`); every later call (polling, a restart, another visit) asks the server. A
+ * failed answer is not handed on: the widget asks again.
  */
-let lastSessionAhead: { token: string | null; at: number; answer: Promise<IdentitySession | null> } | null = null;
-
-function takeLastSessionAhead(): Promise<IdentitySession | null> | null {
-  const ahead = lastSessionAhead;
-  lastSessionAhead = null;
-  if (!ahead || ahead.token !== session.token() || Date.now() - ahead.at > AHEAD_FRESH_MS) return null;
-  return ahead.answer;
+function askedAhead<T>(ask: () => Promise<T>): { ahead(): Promise<T>; take(): Promise<T> } {
+  let asked: { token: string | null; at: number; answer: Promise<T> } | null = null;
+  return {
+    ahead() {
+      const entry = { token: session.token(), at: Date.now(), answer: ask() };
+      asked = entry;
+      entry.answer.catch(() => {
+        if (asked === entry) asked = null;
+      });
+      return entry.answer;
+    },
+    take() {
+      const entry = asked;
+      asked = null;
+      return entry && entry.token === session.token() && Date.now() - entry.at <= AHEAD_FRESH_MS ? entry.answer : ask();
+    },
+  };
 }
 
-/** Asks for the last identity session now, for the identity service's next `lastSession()`. */
-function lastIdentitySessionAhead(): Promise<IdentitySession | null> {
-  const answer = askLastSession();
-  const ahead = { token: session.token(), at: Date.now(), answer };
-  lastSessionAhead = ahead;
-  // A failed answer is not handed on: the widget asks again.
-  answer.catch(() => {
-    if (lastSessionAhead === ahead) lastSessionAhead = null;
-  });
-  return answer;
-}
+const lastSession = askedAhead(askLastSession);
+const overviewData = askedAhead(() => api.get<OverviewData>('/api/registration/overview'));
 
 /** The identity provider's calls (spec 001 §7 "Identity verification provider calls"). */
 export const identityService: IdentityService = {
-  lastSession: () => takeLastSessionAhead() ?? askLastSession(),
+  lastSession: () => lastSession.take(),
   createSession: () => mapped(() => api.post<{ session_id: string; custom_id: string }>('/api/veriff/create-veriff-session')),
   upload(sessionId, context, file, fileName, onProgress) {
     const form = new FormData();
@@ -165,11 +168,11 @@ export function stepLists(flow: Pick<Flow, 'registrationType'>): StepLists {
 
 /**
  * What the flow's step page asks for ahead when it opens (src/pages/flow/FlowStepsPage.tsx), beside the
- * step's request: the flow's option lists and the applicant's last identity session (the identity
- * step's widget takes it when it mounts).
+ * step's request: the flow's option lists, the applicant's last identity session and the overview's
+ * data (the identity and overview steps' widgets take them when they mount).
  */
 export function stepAhead(flow: Pick<Flow, 'registrationType'>): StepLists {
-  return { ...stepLists(flow), lastIdentitySession: lastIdentitySessionAhead };
+  return { ...stepLists(flow), lastIdentitySession: lastSession.ahead, overview: overviewData.ahead };
 }
 
 /** Everything the flow's widgets may call, bound to the app's API client (DESIGN.md: widgets get services). */
@@ -182,7 +185,7 @@ export function createStepServices(t: StepServices['t'], flow: Flow): StepServic
     dossier: dossierService(flow),
     caen: {
       search: (term, offset, size) => api.get<{ data: CaenCode[]; total: number }>(`/api/nomenclature/code/index/${offset}/${size}`, { search_term: term || undefined }),
-      overview: () => api.get<OverviewData>('/api/registration/overview'),
+      overview: () => overviewData.take(),
       updateFormData: (values) => mapped(() => api.post<RegistrationRequest & { codes: OverviewData['codes'] }>('/api/registration/update/form-data', values)).then((r) => ({ profile: r.profile as Profile, codes: r.codes })),
       markAsLost: (reason) => api.post<unknown>('/api/mark-as-lost', { reason_identifier: reason }).then(() => undefined),
       officeServices: () => api.get<OfficeService[]>('/api/nomenclature/office-services'),
