@@ -192,28 +192,35 @@ test('a step page loads the address and CAEN pickers’ scripts only where a wid
   expect((await scripts('/infiintare-pfa/1')).filter((script) => /\/ServerCombobox-/.test(script))).toHaveLength(1);
 });
 
-test('the identity step’s last session is asked for beside the request, not after it, and only once', async ({ page, request }) => {
-  await signInBrowser(page, await applicantAtStep(request, 'requesting-company-step-1'));
-  // The request's answer held back: the last identity session must be asked for meanwhile.
-  const answer = await holdRequests(page, '**/api/registration/open*');
-  const lastSession = page.waitForRequest('**/api/veriff/get-last-session*');
-  await page.goto('/infiintare-pfa/1');
-  await lastSession;
-  answer();
-  await expect(page.getByRole('button', { name: 'Trimite pentru verificare' })).toBeVisible();
-  const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/veriff/get-last-session')).length);
-  expect(asked).toBe(1);
-});
+/** A step whose widget draws the applicant's own data, asked for by the step page with its request (the widget's `prefetch`). */
+const ASKED_AHEAD = [
+  {
+    name: 'the identity step’s last session',
+    step: 'requesting-company-step-1',
+    path: '/infiintare-pfa/1',
+    call: '/api/veriff/get-last-session',
+    drawn: (page: Page) => page.getByRole('button', { name: 'Trimite pentru verificare' }),
+  },
+  {
+    name: 'the overview’s data (name, phone, e-mail, codes)',
+    step: 'requesting-company-step-7',
+    path: '/infiintare-pfa/7',
+    call: '/api/registration/overview',
+    drawn: (page: Page) => page.getByText('Poți alege cel mult 5 coduri CAEN. Primul este codul principal, celelalte sunt secundare.'),
+  },
+] as const;
 
-test('the overview’s data is asked for beside the request, not after it, and only once', async ({ page, request }) => {
-  await signInBrowser(page, await applicantAtStep(request, 'requesting-company-step-7'));
-  // The request's answer held back: the overview's data (name, phone, e-mail, codes) must be asked for meanwhile.
-  const answer = await holdRequests(page, '**/api/registration/open*');
-  const overview = page.waitForRequest('**/api/registration/overview');
-  await page.goto('/infiintare-pfa/7');
-  await overview;
-  answer();
-  await expect(page.getByText('Poți alege cel mult 5 coduri CAEN. Primul este codul principal, celelalte sunt secundare.')).toBeVisible();
-  const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/api/registration/overview').length);
-  expect(asked).toBe(1);
-});
+for (const { name, step, path, call, drawn } of ASKED_AHEAD) {
+  test(`${name} is asked for beside the request, not after it, and only once`, async ({ page, request }) => {
+    await signInBrowser(page, await applicantAtStep(request, step));
+    // The request's answer held back: the widget's data must be asked for meanwhile.
+    const answer = await holdRequests(page, '**/api/registration/open*');
+    const asked = page.waitForRequest((r) => new URL(r.url()).pathname === call);
+    await page.goto(path);
+    await asked;
+    answer();
+    await expect(drawn(page)).toBeVisible();
+    const times = await page.evaluate((p) => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === p).length, call);
+    expect(times).toBe(1);
+  });
+}
