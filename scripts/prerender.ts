@@ -54,15 +54,16 @@ export function staticChunks(manifest: Record<string, ManifestChunk>, keys: stri
  * `<div id="shell" data-route="…">` above the app's root, which stays `hidden` until the app shows the
  * step itself (src/shared/shell.ts), and a `<link rel="modulepreload">` for each chunk of `files`, so
  * the step's lazy routes load beside the entry instead of after it. The shell also says what the entry
- * asks the API for before the app has loaded (`asks`: `data-open`, `data-registration-type`;
- * src/early-requests.ts). The shell carries no `data-testid`
+ * asks the API for before the app has loaded (`asks`: `data-open`, `data-registration-type`, and
+ * `data-ahead`, the applicant's own data the step's widgets read; src/early-requests.ts). The shell carries no `data-testid`
  * (the tests find the app's elements, not the shell's copy of them).
  */
-export function withStepShell(html: string, route: string, markup: string, files: string[], asks: { open: string; registrationType: number }): string {
+export function withStepShell(html: string, route: string, markup: string, files: string[], asks: { open: string; registrationType: number; ahead?: string[] }): string {
   const marker = '<div id="root"></div>';
   if (!html.includes(marker)) throw new Error(`prerender: no ${marker} in the page of ${route}`);
   const shell = markup.replace(/ data-testid="[^"]*"/g, '');
-  const attributes = `data-route="${route}" data-open="${asks.open}" data-registration-type="${asks.registrationType}"`;
+  const ahead = asks.ahead?.length ? ` data-ahead="${asks.ahead.join(' ')}"` : '';
+  const attributes = `data-route="${route}" data-open="${asks.open}" data-registration-type="${asks.registrationType}"${ahead}`;
   return withLowPriorityScripts(withModulePreloads(html.replace(marker, `<div id="shell" ${attributes}>${shell}</div>\n    <div id="root" hidden></div>`), files));
 }
 
@@ -127,7 +128,7 @@ export async function prerenderPages(dist: string): Promise<void> {
     renderStepShell: (pathname: string) => Promise<string>;
     stepShellPaths: () => string[];
     stepShellModules: (pathname: string) => string[];
-    stepShellAsks: (pathname: string) => { open: string; registrationType: number };
+    stepShellAsks: (pathname: string) => Promise<{ open: string; registrationType: number; ahead: string[] }>;
     flowStartPaths: () => string[];
   };
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
@@ -149,7 +150,7 @@ export async function prerenderPages(dist: string): Promise<void> {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
     const files = staticChunks(manifest, [APP_MODULE, ...STEP_PAGE_CHUNKS, ...stepShellModules(route)]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files, stepShellAsks(route)));
+    fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files, await stepShellAsks(route)));
   }
 }
 

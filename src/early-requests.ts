@@ -1,7 +1,8 @@
 /**
  * What a step page's document asks the API for as soon as its entry (src/boot.ts) runs, before the
- * app's ~275 KiB of scripts have arrived (issue 14, the steps' LCP): the request (`GET <flow's open>`)
- * and the dashboard-redirect check (spec 000 §4.5). The app asked for both only once its modules were
+ * app's ~275 KiB of scripts have arrived (issue 14, the steps' LCP): the request (`GET <flow's open>`),
+ * the dashboard-redirect check (spec 000 §4.5) and what the step's widgets draw with of the applicant's
+ * own (the identity session, the overview's data). The app asked for them only once its modules were
  * evaluated, so a phone waited for one more round trip after all of its scripts before it could draw
  * the step. The app takes each answer once (`takeEarly`) and reads it with its own client
  * (`api.receive`: the same envelope, errors and 401 handling as any call).
@@ -81,10 +82,12 @@ function ask(key: string, url: string, token: string, now: number): void {
 
 /**
  * Asks for what the step page whose shell is `shell` (scripts/prerender.ts `withStepShell`: its
- * `data-open` and `data-registration-type`, the flow file's) will read first, for a signed-in user of
- * that flow: the request, as the app asks for it (`?timestamp=`, spec 000 §7), and the
- * dashboard-redirect check unless its cookie `dashboard_redirect=0` spares it. Anyone else (a guest, a
- * user of the other flow, who the app sends elsewhere) is asked for nothing.
+ * `data-open`, `data-registration-type` and `data-ahead`, from the flow file) will read first, for a
+ * signed-in user of that flow: the request, as the app asks for it (`?timestamp=`, spec 000 §7), the
+ * dashboard-redirect check unless its cookie `dashboard_redirect=0` spares it, and the applicant's own
+ * data the step's widgets draw with (`data-ahead`: the identity session, the overview's data; taken by
+ * src/pages/flow/step-services.ts). Anyone else (a guest, a user of the other flow, who the app sends
+ * elsewhere) is asked for nothing.
  */
 export function askForStepShell(shell: HTMLElement, now = Date.now()): void {
   const open = shell.getAttribute('data-open');
@@ -92,6 +95,9 @@ export function askForStepShell(shell: HTMLElement, now = Date.now()): void {
   if (!open || !user || String(user.registrationType) !== shell.getAttribute('data-registration-type')) return;
   ask(open, `${open}?timestamp=${now}`, user.token, now);
   if (!/(?:^|;\s*)dashboard_redirect=0(?:;|$)/.test(document.cookie)) ask(DASHBOARD_REDIRECT_PATH, DASHBOARD_REDIRECT_PATH, user.token, now);
+  for (const path of (shell.getAttribute('data-ahead') ?? '').split(' ')) {
+    if (path.startsWith('/api/')) ask(path, path, user.token, now);
+  }
 }
 
 /**

@@ -9,7 +9,9 @@ import { routes } from './app/routes';
 import { RegistrationType } from './core/registration';
 import { session } from './shared/session';
 import { createStyleCache } from './shared/style-nonce';
-import { stepComponentFiles } from '../widgets/registry';
+import { preloadStepComponents, stepComponentFiles } from '../widgets/registry';
+import type { StepLists } from '../widgets/types';
+import { AHEAD_CALLS } from './pages/flow/step-services';
 
 /**
  * Build-time rendering of the guest pages (issue 14 "first meaningful content without waiting for the
@@ -40,13 +42,25 @@ export function stepShellPaths(): string[] {
 }
 
 /**
- * What a step page's entry asks the API for before the app has loaded (src/early-requests.ts): the
- * request of the flow whose step `pathname` is, for a user of its registration type.
+ * What a step page's entry asks the API for before the app has loaded (src/early-requests.ts), for a
+ * user of the flow's registration type: the request of the flow whose step `pathname` is, and the
+ * applicant's own data its widgets ask for with it (their `prefetch`, as the flow file names them:
+ * the identity session, the overview's data; `AHEAD_CALLS`), found by running their `prefetch` here.
  */
-export function stepShellAsks(pathname: string): { open: string; registrationType: number } {
+export async function stepShellAsks(pathname: string): Promise<{ open: string; registrationType: number; ahead: string[] }> {
   const flow = Object.values(FLOWS).find((f) => f.steps.some((s) => s.path === pathname));
-  if (!flow) throw new Error(`prerender: ${pathname} is no step of a flow file`);
-  return { open: flow.api.open, registrationType: flow.registrationType };
+  const step = flow?.steps.find((s) => s.path === pathname);
+  if (!flow || !step) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  const asked = new Set<keyof StepLists>();
+  const recorder = new Proxy({} as StepLists, {
+    get: (_target, key) => () => {
+      asked.add(key as keyof StepLists);
+      return Promise.resolve([]);
+    },
+  });
+  await preloadStepComponents(step.uiSchema, recorder);
+  const ahead = [...asked].map((key) => AHEAD_CALLS[key]).filter((call): call is string => call !== undefined);
+  return { open: flow.api.open, registrationType: flow.registrationType, ahead };
 }
 
 /** The step each flow file starts at: where a new account goes. */

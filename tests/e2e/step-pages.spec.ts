@@ -192,7 +192,7 @@ test('a step page loads the address and CAEN pickers’ scripts only where a wid
   expect((await scripts('/infiintare-pfa/1')).filter((script) => /\/ServerCombobox-/.test(script))).toHaveLength(1);
 });
 
-/** A step whose widget draws the applicant's own data, asked for by the step page with its request (the widget's `prefetch`). */
+/** A step whose widget draws the applicant's own data: its shell names the call (the widget's `prefetch`), the page's entry asks (src/early-requests.ts). */
 const ASKED_AHEAD = [
   {
     name: 'the identity step’s last session',
@@ -211,14 +211,14 @@ const ASKED_AHEAD = [
 ] as const;
 
 for (const { name, step, path, call, drawn } of ASKED_AHEAD) {
-  test(`${name} is asked for beside the request, not after it, and only once`, async ({ page, request }) => {
+  test(`${name} is asked for before the app’s scripts have arrived, and only once`, async ({ page, request }) => {
     await signInBrowser(page, await applicantAtStep(request, step));
-    // The request's answer held back: the widget's data must be asked for meanwhile.
-    const answer = await holdRequests(page, '**/api/registration/open*');
+    // The app's scripts held back (not the page's small entry): the step's shell names the call, the entry asks.
+    const framework = await holdRequests(page, '**/assets/framework-*.js');
     const asked = page.waitForRequest((r) => new URL(r.url()).pathname === call);
-    await page.goto(path);
+    await page.goto(path, { waitUntil: 'commit' });
     await asked;
-    answer();
+    framework();
     await expect(drawn(page)).toBeVisible();
     const times = await page.evaluate((p) => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === p).length, call);
     expect(times).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowStartPaths, renderRoute, renderStepShell, stepShellModules, stepShellPaths } from '@/prerender';
+import { flowStartPaths, renderRoute, renderStepShell, stepShellAsks, stepShellModules, stepShellPaths } from '@/prerender';
 import { FLOWS } from '@/engine/flows';
 import { shellParts } from '@/pages/flow/StepShell';
 import { ROUTE_PAGES, withLowPriorityScripts } from '../../scripts/vite-plugin-route-pages';
@@ -116,6 +116,10 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     expect(html).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/FlowStepsPage-2.js">\n  </head>');
     expect(html).toContain('<script type="module" fetchpriority="low" src="/assets/index-1.js"></script>');
     expect(() => withStepShell('<div id="app"></div>', '/x', '', [], asks)).toThrow(/no <div id="root"><\/div>/);
+    // The applicant's own data the step's widgets read, when there is any.
+    expect(withStepShell(index, '/infiintare-pfa/7', '', [], { ...asks, ahead: ['/api/registration/overview'] })).toContain(
+      '<div id="shell" data-route="/infiintare-pfa/7" data-open="/api/registration/open" data-registration-type="2" data-ahead="/api/registration/overview">',
+    );
   });
 
   it('withModulePreloads: a modulepreload per chunk at the end of <head> (index.html preloads the app beside its small entry)', () => {
@@ -144,6 +148,15 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     };
     expect(staticChunks(manifest, ['src/pages/flow/FlowStepsPage.tsx'])).toEqual(['assets/FlowStepsPage.js', 'assets/stack.js']);
     expect(() => staticChunks(manifest, ['src/nothing.tsx'])).toThrow(/no entry src\/nothing.tsx/);
+  });
+
+  it("stepShellAsks: the flow's request and the applicant's own data the step's widgets ask for (their prefetch)", async () => {
+    expect(await stepShellAsks('/infiintare-pfa/1')).toEqual({ open: '/api/registration/open', registrationType: 2, ahead: ['/api/veriff/get-last-session'] });
+    expect(await stepShellAsks('/inregistrare/5')).toEqual({ open: '/api/registration/existing/open', registrationType: 1, ahead: ['/api/veriff/get-last-session'] });
+    expect(await stepShellAsks('/infiintare-pfa/7')).toEqual({ open: '/api/registration/open', registrationType: 2, ahead: ['/api/registration/overview'] });
+    // Lists (the same for everyone) are the app's to ask; the card step asks for nothing more.
+    expect((await stepShellAsks('/infiintare-pfa/0')).ahead).toEqual([]);
+    expect((await stepShellAsks('/infiintare-pfa/8')).ahead).toEqual([]);
   });
 
   it("stepShellModules: a step's validator and the widgets and fields of its flow file, as the manifest names them", () => {

@@ -65,6 +65,19 @@ describe('the requests a step page asks for early', () => {
     expect(calls[1].headers).toEqual(calls[2].headers);
   });
 
+  it('asks for the applicant’s own data the shell names (data-ahead), each once, under its path', async () => {
+    const { early, session } = await fresh();
+    session.setUser(USER as never);
+    document.cookie = 'dashboard_redirect=0; path=/';
+    document.body.innerHTML =
+      '<div id="shell" data-route="/infiintare-pfa/7" data-open="/api/registration/open" data-registration-type="2" data-ahead="/api/registration/overview"></div>';
+    const calls = stubFetch({ '/api/registration/open': () => json(200, { payload: REQUEST }), '/api/registration/overview': () => json(200, { payload: { codes: [] } }) });
+    early.askForStepShell(document.getElementById('shell')!);
+    expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/api/registration/open', '/api/registration/overview']);
+    expect(calls[1].headers).toEqual(calls[0].headers);
+    expect(early.takeEarly('/api/registration/overview', 'jeton')).not.toBeNull();
+  });
+
   it('asks for nothing for a guest, a user of the other flow, or a page without the shell’s request', async () => {
     const { early, session } = await fresh();
     const calls = stubFetch({});

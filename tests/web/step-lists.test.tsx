@@ -3,6 +3,7 @@ import { AHEAD_FRESH_MS, createStepServices, identityService, stepAhead, stepLis
 import { session } from '@/shared/session';
 import { FLOWS } from '@/engine/flows';
 import { preloadStep, preloadStepAt } from '@/engine/preload';
+import { askForStepShell } from '@/early-requests';
 import { makeUser, mockApi, ok } from './helpers';
 
 const REASONS = [{ identifier: 'niciuna', fe_text: 'Niciuna dintre acestea', fe_subtext: 'Prestez doar servicii, fără angajați și fără TVA', questionnaire_types: [2] }];
@@ -143,6 +144,22 @@ describe("the overview step's data, asked for ahead by its step page (stepAhead)
     await caen().overview();
     clock.mockRestore();
     expect(overviewCalls(apiCalls())).toBe(4);
+  });
+
+  it('the page’s entry asked for it before the app had loaded (the shell names it): the step page and the widget take that answer', async () => {
+    session.setUser(makeUser({ access_token: 'token-a', registration_type: 2 }));
+    localStorage.setItem('user', JSON.stringify(session.user()));
+    const { apiCalls } = mockApi({ 'GET /api/registration/overview': ok(DATA), 'GET /api/registration/open': ok({}) });
+    document.body.innerHTML = '<div id="shell" data-route="/infiintare-pfa/7" data-open="/api/registration/open" data-registration-type="2" data-ahead="/api/registration/overview"></div>';
+    askForStepShell(document.getElementById('shell')!);
+    expect(overviewCalls(apiCalls())).toBe(1);
+    // The step page's prefetch, then the widget as it mounts: no second call.
+    const ahead = stepAhead(FLOWS[2]).overview!();
+    expect(await caen().overview()).toEqual(DATA);
+    expect(await ahead).toEqual(DATA);
+    expect(overviewCalls(apiCalls())).toBe(1);
+    document.body.innerHTML = '';
+    localStorage.clear();
   });
 
   it('the overview step’s page asks for it with the step’s request; the card step’s does not', async () => {

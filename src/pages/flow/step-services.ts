@@ -1,3 +1,4 @@
+import { takeEarly } from '@/early-requests';
 import { api, isApiError } from '@/shared/api/client';
 import { browser } from '@/shared/browser';
 import { storedLanguage } from '@/shared/language';
@@ -47,21 +48,26 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-const askLastSession = () => mapped(() => api.get<IdentitySession | null>('/api/veriff/get-last-session'));
-
 /** How long an answer asked for ahead waits for the call that takes it (the widget mounts within seconds; later it is stale). */
 export const AHEAD_FRESH_MS = 10_000;
 
 /**
- * An applicant's own answer a step page asks for ahead (`StepLists`: the last identity session, the
- * overview's data), for the user who was signed in then: the service's next call takes it, once, while
- * fresh (`AHEAD_FRESH_MS`); every later call (polling, a restart, another visit) asks the server. A
- * failed answer is not handed on: the widget asks again.
+ * An applicant's own answer (`GET path`) a step page asks for ahead (`StepLists`: the last identity
+ * session, the overview's data), for the user who was signed in then: the service's next call takes
+ * it, once, while fresh (`AHEAD_FRESH_MS`); every later call (polling, a restart, another visit) asks
+ * the server. A failed answer is not handed on: the widget asks again. The first call of all takes the
+ * answer the page's entry asked for before the app had loaded, if it did (the step's shell names
+ * `path`: src/early-requests.ts, `stepShellAsks` in src/prerender.tsx).
  */
-function askedAhead<T>(ask: () => Promise<T>): { ahead(): Promise<T>; take(): Promise<T> } {
+function askedAhead<T>(path: string, wrap: (call: () => Promise<T>) => Promise<T> = (call) => call()) {
   let asked: { token: string | null; at: number; answer: Promise<T> } | null = null;
+  const ask = () => {
+    const early = takeEarly(path, session.token());
+    return wrap(() => (early ? api.receive<T>(early) : api.get<T>(path)));
+  };
   return {
-    ahead() {
+    path,
+    ahead(): Promise<T> {
       const entry = { token: session.token(), at: Date.now(), answer: ask() };
       asked = entry;
       entry.answer.catch(() => {
@@ -69,7 +75,7 @@ function askedAhead<T>(ask: () => Promise<T>): { ahead(): Promise<T>; take(): Pr
       });
       return entry.answer;
     },
-    take() {
+    take(): Promise<T> {
       const entry = asked;
       asked = null;
       return entry && entry.token === session.token() && Date.now() - entry.at <= AHEAD_FRESH_MS ? entry.answer : ask();
@@ -77,8 +83,14 @@ function askedAhead<T>(ask: () => Promise<T>): { ahead(): Promise<T>; take(): Pr
   };
 }
 
-const lastSession = askedAhead(askLastSession);
-const overviewData = askedAhead(() => api.get<OverviewData>('/api/registration/overview'));
+const lastSession = askedAhead<IdentitySession | null>('/api/veriff/get-last-session', mapped);
+const overviewData = askedAhead<OverviewData>('/api/registration/overview');
+
+/**
+ * The calls behind the per-user members of `StepLists`: a step's shell names those its widgets ask
+ * for (their `prefetch`), and the page's entry asks for them before the app has loaded.
+ */
+export const AHEAD_CALLS: Partial<Record<keyof StepLists, string>> = { lastIdentitySession: lastSession.path, overview: overviewData.path };
 
 /** The identity provider's calls (spec 001 §7 "Identity verification provider calls"). */
 export const identityService: IdentityService = {
