@@ -17,7 +17,8 @@
 
 /**
  * How long an answer asked for early waits for the app to take it: the app's scripts arrive within
- * seconds, ~9 s on a 250 kbit/s connection. Only the document's first opening of the step takes it.
+ * seconds, ~9 s on a 250 kbit/s connection. Only the first call of its kind takes it (the step page's
+ * opening, the flow guard's check, the widget service's first call); every later one asks the server.
  */
 export const EARLY_FRESH_MS = 30_000;
 
