@@ -36,6 +36,15 @@ export async function renderRoute(pathname: string, origin = 'http://localhost')
 }
 
 
+/** The flow file and step whose path is `pathname` (each shell function's lookup). */
+function flowStepAt(pathname: string) {
+  for (const flow of Object.values(FLOWS)) {
+    const step = flow.steps.find((s) => s.path === pathname);
+    if (step) return { flow, step };
+  }
+  throw new Error(`prerender: ${pathname} is no step of a flow file`);
+}
+
 /** Every step path of both flow files: each gets an HTML shell (`renderStepShell`). */
 export function stepShellPaths(): string[] {
   return Object.values(FLOWS).flatMap((flow) => flow.steps.map((step) => step.path));
@@ -48,9 +57,7 @@ export function stepShellPaths(): string[] {
  * the identity session, the overview's data; `AHEAD_CALLS`), found by running their `prefetch` here.
  */
 export async function stepShellAsks(pathname: string): Promise<{ open: string; registrationType: number; ahead: string[] }> {
-  const flow = Object.values(FLOWS).find((f) => f.steps.some((s) => s.path === pathname));
-  const step = flow?.steps.find((s) => s.path === pathname);
-  if (!flow || !step) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  const { flow, step } = flowStepAt(pathname);
   const asked = new Set<keyof StepLists>();
   const recorder = new Proxy({} as StepLists, {
     get: (_target, key) => () => {
@@ -75,10 +82,7 @@ export function flowStartPaths(): string[] {
  * their chunks beside the app's entry, so they no longer wait for the step page's chunk to ask for them.
  */
 export function stepShellModules(pathname: string): string[] {
-  const step = Object.values(FLOWS)
-    .flatMap((f) => f.steps)
-    .find((s) => s.path === pathname);
-  if (!step) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  const { step } = flowStepAt(pathname);
   return [`virtual:step-validator/${step.schema}.js`, ...stepComponentFiles(step.uiSchema)];
 }
 
@@ -89,8 +93,7 @@ export function stepShellModules(pathname: string): string[] {
  * step's `dist/pages/<path>.html`, above the app's hidden root (src/shared/shell.ts).
  */
 export async function renderStepShell(pathname: string, origin = 'http://localhost'): Promise<string> {
-  const flow = Object.values(FLOWS).find((f) => f.steps.some((s) => s.path === pathname));
-  if (!flow) throw new Error(`prerender: ${pathname} is no step of a flow file`);
+  const { flow } = flowStepAt(pathname);
   const i18n = createI18n();
   await loadStepsNamespace(i18n);
   const Layout = flow.registrationType === RegistrationType.requestingCompany ? RequestingFlowLayout : ExistingFlowLayout;
