@@ -4,7 +4,15 @@
  * the registered-office popup: keeping the office, or leaving for one of its two services.
  */
 import type { Envelope } from '@/core/api-types';
+import type { Locator } from '@playwright/test';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
+
+/** Where an element is on the page (not in the viewport: typing may scroll it), in CSS pixels. */
+const pageBox = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return { x: box.x + window.scrollX, y: box.y + window.scrollY, width: box.width, height: box.height };
+  });
 
 test('inline CNP edit, CAEN search and the primary rule', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
@@ -32,6 +40,38 @@ test('inline CNP edit, CAEN search and the primary rule', async ({ page, request
   await expect.poll(async () => ((await currentRequest(request, account)).form_data.codes as unknown[] | undefined)?.length ?? 0).toBe(1);
 });
 
+test('the step is drawn before the CAEN combobox’s and the popup’s scripts; the combobox takes its stand-in’s place, with what was typed', async ({ page, request }) => {
+  // The combobox's chunk (Zag's machine, its popper) is held back, as on a slow connection.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const asked: string[] = [];
+  await page.route(/\/assets\/(ServerCombobox|dialog|OfficeDialog)-[\w-]+\.js$/, async (route) => {
+    asked.push(new URL(route.request().url()).pathname);
+    if (/\/ServerCombobox-/.test(route.request().url())) await held;
+    await route.continue();
+  });
+  await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
+  await expect(page.getByText('Poți alege cel mult 5 coduri CAEN. Primul este codul principal, celelalte sunt secundare.')).toBeVisible();
+  // Meanwhile: a labelled text field where the combobox goes (not a combobox: it cannot list yet).
+  const standIn = page.getByRole('textbox', { name: /^Cod principal/ });
+  await expect(standIn).toHaveAttribute('placeholder', 'Scrie codul sau denumirea activității');
+  await expect(page.getByRole('combobox')).toHaveCount(0);
+  const where = await pageBox(standIn);
+  await standIn.click();
+  await standIn.pressSequentially('620');
+  // The popup's scripts come once the step is on screen, before anyone asks for it.
+  await expect.poll(() => asked.filter((path) => /\/(OfficeDialog|dialog)-/.test(path)).length).toBe(2);
+
+  release();
+  const combobox = page.getByRole('combobox', { name: /^Cod principal/ });
+  await expect(combobox).toBeFocused();
+  await expect(combobox).toHaveValue('620');
+  // In the same place, at the same size: nothing on the page moves.
+  expect(await pageBox(combobox)).toEqual(where);
+  await page.getByRole('option', { name: /^6201/ }).click();
+  await expect(combobox).toHaveValue(/^6201 – /);
+});
+
 test('registered office at home: the popup keeps the office at the product, or leaves the flow', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
   const home = page.getByRole('radio', { name: 'Vreau sediul social acasă' });
@@ -41,6 +81,13 @@ test('registered office at home: the popup keeps the office at the product, or l
   await page.locator('label', { has: home }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Sediul social rămâne la Ghișeu' });
   await expect(dialog).toBeVisible();
+  // The popup takes the focus (a keyboard or screen-reader user is in it), and gives it back on closing.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role=alertdialog]') != null)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(product).toBeChecked();
+  await expect(home).toBeFocused();
+  await page.locator('label', { has: home }).click();
   await dialog.getByRole('button', { name: 'Păstrez sediul la Ghișeu' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(product).toBeChecked();

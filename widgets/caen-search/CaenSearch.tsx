@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { CaenCode, CaenService } from '../types';
-import { ServerCombobox } from '../shared/ServerCombobox';
+import { LazyServerCombobox } from '../shared/LazyServerCombobox';
 import { useServerSearch } from '../shared/useServerSearch';
 
 /** Spec 001 §5, §9: search from 3 characters, 300 ms after the last keystroke, pages of 25. */
@@ -36,7 +36,8 @@ export const caenLabel = (code: CaenCode) => `${code.code} – ${code.name}`;
 /**
  * One CAEN row's searchable dropdown (the shared server combobox): the server searches by code
  * prefix or name once at least 3 characters are typed and 300 ms have passed; scrolling or
- * arrowing to the end of the list loads the next page of 25.
+ * arrowing to the end of the list loads the next page of 25. The overview draws its rows at once, so
+ * the combobox's chunk comes after the step is on screen (`LazyServerCombobox`).
  */
 export function CaenSearch({ label, value, onChange, search, texts, excludeIds = [], disabled, error, id }: CaenSearchProps) {
   const list = useServerSearch<CaenCode>({
@@ -46,7 +47,7 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
   });
   const shown = useMemo(() => list.items.filter((c) => !excludeIds.includes(c.id) || c.id === value?.id), [list.items, excludeIds, value]);
   return (
-    <ServerCombobox<CaenCode>
+    <LazyServerCombobox<CaenCode>
       id={id}
       label={label}
       search={list}

@@ -1,8 +1,17 @@
-import { Box, Button, Dialog, Fieldset, Heading, Portal, RadioGroup, Stack, Text } from '@chakra-ui/react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Fieldset, Heading, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import type { StepServices } from '../types';
+import { afterPaint } from '../shared/afterPaint';
 import { FieldErrors } from '../shared/FieldErrors';
 import type { AddressType } from './overview-rules';
 import type { HomeOffice } from './useHomeOffice';
+
+/**
+ * The popup is its own chunk (issue 14: Zag's dialog, focus trap and scroll lock, ~7 KiB brotli): the
+ * step is drawn without it, and it is asked for once the step is on screen, before anyone picks home.
+ */
+const loadOfficeDialog = () => import('./OfficeDialog');
+const OfficeDialog = lazy(loadOfficeDialog);
 
 export interface OfficeChoiceProps {
   value: AddressType | undefined;
@@ -16,6 +25,12 @@ export interface OfficeChoiceProps {
 
 /** "Sediul social": at the product or at home; home opens the popup that explains the rule (spec 001 §4). */
 export function OfficeChoice({ value, office, errors, errorId, name, editable, t }: OfficeChoiceProps) {
+  // Mounted from the first opening on: closing animates, and the focus goes back to the choice.
+  const [dialogMounted, setDialogMounted] = useState(false);
+  if (office.dialogOpen && !dialogMounted) setDialogMounted(true);
+  useEffect(() => {
+    if (editable) void afterPaint().then(loadOfficeDialog).catch(() => undefined);
+  }, [editable]);
   return (
     <>
       <Fieldset.Root invalid={Boolean(errors?.length)} disabled={!editable}>
@@ -54,72 +69,11 @@ export function OfficeChoice({ value, office, errors, errorId, name, editable, t
         <FieldErrors id={errorId} errors={errors} />
       </Fieldset.Root>
 
-      <Dialog.Root open={office.dialogOpen} onOpenChange={(e) => !e.open && office.leaving === null && office.keep()} role="alertdialog" placement="center">
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>{t('steps:overview.homeDialogTitle')}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="3">
-                  <Text>{t('steps:overview.homeDialogText')}</Text>
-                  <Text>{t('steps:overview.homeDialogLeaveText')}</Text>
-                  <OfficeServices office={office} t={t} />
-                  {office.leaveError ? (
-                    <Text role="alert" color="fg.error">
-                      {office.leaveError}
-                    </Text>
-                  ) : null}
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer flexWrap="wrap" gap="2">
-                <Button colorPalette="blue" onClick={office.keep} disabled={office.leaving !== null}>
-                  {t('steps:overview.keepOffice')}
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+      {dialogMounted ? (
+        <Suspense fallback={null}>
+          <OfficeDialog office={office} t={t} />
+        </Suspense>
+      ) : null}
     </>
-  );
-}
-
-/** The popup's services (seed data): each one's name, what it offers and the button that leaves for it. */
-function OfficeServices({ office, t }: { office: HomeOffice; t: StepServices['t'] }) {
-  if (office.servicesFailed) {
-    return (
-      <Text role="alert" color="fg.error">
-        {t('steps:overview.servicesError')}
-      </Text>
-    );
-  }
-  if (!office.services) return <Text color="fg.muted">{t('steps:overview.servicesLoading')}</Text>;
-  return (
-    <Stack as="ul" listStyleType="none" gap="3" aria-label={t('steps:overview.servicesLabel')} data-testid="office-services">
-      {office.services.map((service) => (
-        <Box as="li" key={service.id} borderWidth="1px" borderRadius="l2" p="3">
-          <Text fontWeight="semibold">{service.name}</Text>
-          {service.description ? (
-            <Text fontSize="sm" color="fg.muted">
-              {service.description}
-            </Text>
-          ) : null}
-          <Button
-            mt="2"
-            size="sm"
-            variant="outline"
-            onClick={() => void office.leave(service)}
-            loading={office.leaving === service.id}
-            loadingText={t('steps:overview.goToService', { name: service.name })}
-            disabled={office.leaving !== null && office.leaving !== service.id}
-          >
-            {t('steps:overview.goToService', { name: service.name })}
-          </Button>
-        </Box>
-      ))}
-    </Stack>
   );
 }

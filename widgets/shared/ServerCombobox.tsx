@@ -44,6 +44,15 @@ export interface ServerComboboxProps<T extends { id: number }> {
   /** The input's id (for scrolling to it or focusing it); generated when absent. */
   id?: string;
   texts: ServerComboboxTexts;
+  /** What was typed in the stand-in drawn while this chunk loaded, and whether it had the focus (`LazyServerCombobox`). */
+  early?: EarlyInput;
+}
+
+/** The stand-in's input, handed to the combobox that replaces it. */
+export interface EarlyInput {
+  /** The text typed there, or null when nothing was typed. */
+  text: string | null;
+  focused: boolean;
 }
 
 /**
@@ -55,7 +64,7 @@ export interface ServerComboboxProps<T extends { id: number }> {
 export function ServerCombobox<T extends { id: number }>(props: ServerComboboxProps<T>) {
   const { label, items, itemToString, value, valueLabel, onSelect, search } = props;
   const { loading, loadingMore, failed, idle, search: onSearch, loadMore: onEndReached, retry: onOpen } = search;
-  const { scrollDebounceMs = 0, hint, error, disabled, required, texts } = props;
+  const { scrollDebounceMs = 0, hint, error, disabled, required, texts, early } = props;
   const generatedId = useId();
   const inputId = props.id ?? `combobox-${generatedId}`;
   const errorId = `${inputId}-error`;
@@ -67,7 +76,20 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
   );
 
   // While the user types, the input shows their text; otherwise the chosen label.
-  const [typed, setTyped] = useState<string | null>(null);
+  const [typed, setTyped] = useState<string | null>(() => (early?.text != null && early.text !== valueLabel ? early.text : null));
+  const [typedEarly] = useState(typed);
+  // Taking over from the stand-in: its focus, and a search for what was typed there (the list opens with it).
+  useEffect(() => {
+    if (typedEarly !== null) onSearch(typedEarly);
+    if (!early?.focused) return;
+    const input = document.getElementById(inputId);
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
+    // Once, on mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const stopTyping = () => {
     if (typed !== null) {
       setTyped(null);
@@ -117,6 +139,7 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
           if (e.highlightedValue !== null && e.highlightedValue === collection.lastValue) onEndReached();
         }}
         selectionBehavior="preserve"
+        defaultOpen={typedEarly !== null && typedEarly !== ''}
         openOnClick
         disabled={disabled}
         required={required}
