@@ -23,6 +23,19 @@ export const GUEST_ENTRIES = {
   '/password/forgot': 'src/guest/pages/password-forgot.ts',
 } as const;
 
+/**
+ * One chunk, `start`, for everything two guest pages or more share (issue 14, /login and /register LCP
+ * ≤ 1.5 s): Preact, Chakra's system and components, emotion, SWR, the layout, the forms' fields. Left to
+ * itself, Rolldown cut a chunk per set of pages sharing code: /register loaded 6 files of 1–9 KiB beside
+ * the 65 KiB `start` (8 with the English texts, now lazy: scripts/vite-plugin-route-pages.ts). On a
+ * phone's HTTP/1.1 each file opens a connection and takes its share of the bandwidth, and the large one
+ * grows its window into what is left: in Lighthouse's simulation, `start` took 1.06 s beside five small
+ * files. Each page now loads two files, its entry and `start`, and the next page finds `start` in the
+ * cache. The price: a page loads what only another page uses (/login: /register's radio cards, 9 KiB
+ * raw; /register: the password field, 3 KiB), which the next page then has.
+ */
+const SHARED = [{ name: 'start', minShareCount: 2, test: (id: string) => !/[\\/]locales[\\/](?!ro[\\/])/.test(id) }];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -42,6 +55,6 @@ export default defineConfig({
     emptyOutDir: false,
     sourcemap: 'hidden',
     manifest: '.vite/guest-manifest.json',
-    rollupOptions: { input: Object.values(GUEST_ENTRIES) },
+    rolldownOptions: { input: Object.values(GUEST_ENTRIES), output: { codeSplitting: { groups: SHARED } } },
   },
 });

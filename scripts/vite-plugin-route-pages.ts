@@ -26,6 +26,9 @@ export const ROUTE_PAGES: { route: string; src: string; entry: string; prerender
  */
 export type NextPage = 'app' | 'first-step' | string;
 
+/** A chunk of texts in a language other than the default (Romanian, locales/ro, built into the pages). */
+const OTHER_LANGUAGE = /^locales\/(?!ro\/)[^/]+\/[^/]+\.json$/;
+
 /** Where vite.guest.config.ts writes its manifest, inside the output folder. */
 export const GUEST_MANIFEST = '.vite/guest-manifest.json';
 
@@ -40,6 +43,9 @@ export interface ManifestChunk {
  * Everything a guest page loads before it is usable: its entry, then what it imports, statically or
  * dynamically, recursively, the entry first. The guest pages import everything statically today; a lazy
  * chunk would be preloaded and counted by size:login as well (an upper bound, never an undercount).
+ * Not the texts of another language (`locales/en/*.json`, lazy chunks of their own): src/guest/i18n.ts
+ * loads them when that language is chosen; the pages are in Romanian until then, and preloading them
+ * made every visitor fetch three more files (issue 14).
  */
 export function pageChunks(manifest: Record<string, ManifestChunk>, entry: string): string[] {
   const seen = new Set<string>();
@@ -47,7 +53,8 @@ export function pageChunks(manifest: Record<string, ManifestChunk>, entry: strin
     if (seen.has(key)) return;
     if (!manifest[key]) throw new Error(`the manifest has no entry ${key}`);
     seen.add(key);
-    for (const imported of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) visit(imported);
+    const lazy = (manifest[key].dynamicImports ?? []).filter((imported) => !OTHER_LANGUAGE.test(imported));
+    for (const imported of [...(manifest[key].imports ?? []), ...lazy]) visit(imported);
   };
   visit(entry);
   return [...seen];

@@ -18,7 +18,8 @@ const INDEX = `<!doctype html>
 const manifest = {
   'src/guest/pages/login.ts': { file: 'assets/login-e5.js', imports: ['_start-b2.js'], dynamicImports: ['src/pages/login/LoginPage.tsx'], isEntry: true },
   'src/guest/pages/register.ts': { file: 'assets/register-f6.js', imports: ['_start-b2.js'], dynamicImports: ['src/pages/register/TypeSelectionPage.tsx'], isEntry: true },
-  '_start-b2.js': { file: 'assets/start-b2.js', dynamicImports: ['src/guest/render.tsx'] },
+  '_start-b2.js': { file: 'assets/start-b2.js', dynamicImports: ['src/guest/render.tsx', 'locales/en/common.json'] },
+  'locales/en/common.json': { file: 'assets/common-j1.js', isDynamicEntry: true },
   'src/guest/render.tsx': { file: 'assets/render-g7.js', css: ['assets/render-g7.css'], isDynamicEntry: true },
   'src/pages/login/LoginPage.tsx': { file: 'assets/LoginPage-h8.js', imports: ['_forms-d4.js', 'src/guest/render.tsx'], isDynamicEntry: true },
   'src/pages/register/TypeSelectionPage.tsx': { file: 'assets/TypeSelectionPage-i9.js', isDynamicEntry: true },
@@ -36,6 +37,8 @@ describe("a guest page's document", () => {
     expect(preloaded).toEqual(['assets/start-b2.js', 'assets/render-g7.js', 'assets/LoginPage-h8.js', 'assets/forms-d4.js']);
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/render-g7.css">');
     expect(html).not.toContain('TypeSelectionPage');
+    // The English texts come when English is chosen (src/guest/i18n.ts), not with every visit.
+    expect(html).not.toContain('common-j1.js');
     expect(html).not.toContain('index-a1.js');
     expect(html).not.toContain('vendor-b2.js');
     expect(html).not.toContain('register-f6.js');
