@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register] [--details] [--trace] [--journey]`
+ * `npm run bench:web [-- --runs 3] [--no-build] [--only /login,/register] [--details] [--trace] [--lantern] [--journey]`
  *
  * Issue 14's browser benchmark (prints figures; not a test, not run in CI):
  * 1. `vite build` into build/bench-dist (unless --no-build), so that dist/ may change meanwhile;
@@ -15,7 +15,8 @@
  *    scripts that cost the most (Lighthouse's long-tasks, mainthread-work-breakdown, bootup-time):
  *    figures that a loaded machine disturbs less than the score; with `--trace`, one more load per
  *    page, unthrottled, traced and profiled: its long tasks and whose code took the main thread
- *    (scripts/bench-trace.ts).
+ *    (scripts/bench-trace.ts); with `--lantern`, per run, the requests Lighthouse's simulated LCP
+ *    waited for, with their simulated start and end (scripts/bench-lantern.ts).
  * With `--journey`, instead of 4–5: from /login (signing in) and from /register/account (creating the
  * account) into the wizard's first step, `--runs` times each, throttled as a phone: how long after the
  * button the step is on screen and usable, and how many of its scripts came from the cache
@@ -32,6 +33,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { formatJourneys, PHONE_THROTTLING_TEXT, runJourney, THINK_MS, typeInto, type JourneyRun, type JourneyStart } from './bench-journey.ts';
+import { formatLanternLcp, lanternLcp } from './bench-lantern.ts';
 import { formatTrace, traceLoad } from './bench-trace.ts';
 import { uniqueAddress } from '../tests/unique-email.ts';
 import { SOURCE_MAPS_DIR } from './vite-plugin-precompress.ts';
@@ -69,6 +71,8 @@ interface Measure {
   longTasks: { count: number; ms: number };
   mainThread: Record<string, number>;
   scripts: { url: string; ms: number }[];
+  /** With `--lantern`: the requests the simulated LCP waited for, as lines (scripts/bench-lantern.ts). */
+  lantern?: string[];
   /**
    * Lighthouse's FCP (simulated), the LCP element (its selector and text), when the unthrottled trace
    * painted it and the first paint (ms after navigation start).
@@ -80,7 +84,7 @@ interface Measure {
 }
 
 function parseArgs(argv: string[]) {
-  const args = { runs: 3, build: true, details: false, trace: false, journey: false, only: [] as string[] };
+  const args = { runs: 3, build: true, details: false, trace: false, lantern: false, journey: false, only: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
@@ -88,6 +92,7 @@ function parseArgs(argv: string[]) {
     else if (flag === '--no-build') args.build = false;
     else if (flag === '--details') args.details = true;
     else if (flag === '--trace') args.trace = true;
+    else if (flag === '--lantern') args.lantern = true;
     else if (flag === '--journey') args.journey = true;
     else if (flag === '--only') args.only.push(...value().split(','));
     else throw new Error(`unknown argument ${argv[i]}`);
@@ -255,7 +260,7 @@ async function prepare(page: Page, origin: string, target: Target): Promise<void
  * until 2026-11-26) the app's modules were evaluated 35–50% faster, the second and third runs of a
  * page and every page after the first sharing the app's chunks.
  */
-async function measure(browser: Browser, port: number, origin: string, target: Target): Promise<Measure> {
+async function measure(browser: Browser, port: number, origin: string, target: Target, lantern: boolean): Promise<Measure> {
   return asFirstVisit(browser, origin, target, async (page) => {
     const result = await lighthouse(
       `${origin}${target.path}`,
@@ -264,7 +269,8 @@ async function measure(browser: Browser, port: number, origin: string, target: T
       page,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${target.path}`);
-    return figures(result.lhr, target);
+    const measured = figures(result.lhr, target);
+    return lantern ? { ...measured, lantern: formatLanternLcp(await lanternLcp(result)) } : measured;
   });
 }
 
@@ -337,10 +343,10 @@ function lcpDetails(audits: Audits): Pick<Measure, 'fcp' | 'lcpElement' | 'obser
  * Lighthouse now and then fails to record a page load (NO_NAVSTART, "Please run Lighthouse again"):
  * that run is taken again, at most twice, and said on stderr; a page that fails three times stops the bench.
  */
-async function measureOnce(browser: Browser, port: number, origin: string, target: Target): Promise<Measure> {
+async function measureOnce(browser: Browser, port: number, origin: string, target: Target, lantern: boolean): Promise<Measure> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await measure(browser, port, origin, target);
+      return await measure(browser, port, origin, target, lantern);
     } catch (error) {
       if (attempt >= 3 || !/NO_NAVSTART|NO_FCP|PROTOCOL_TIMEOUT/.test(String(error))) throw error;
       console.error(`  (${target.label}: Lighthouse did not record the load, run taken again: ${String(error).split('\n')[0]})`);
@@ -392,7 +398,11 @@ async function main() {
     const benchmarkIndexes: number[] = [];
     for (const target of list) {
       const runs: Measure[] = [];
-      for (let i = 0; i < args.runs; i++) runs.push(await measureOnce(browser, chrome.port, origin, target));
+      for (let i = 0; i < args.runs; i++) {
+        const run = await measureOnce(browser, chrome.port, origin, target, args.lantern);
+        if (run.lantern) console.error([`  ${target.label}, run ${i + 1}: perf ${run.perf}, LCP ${Math.round(run.lcp)} ms`, ...run.lantern].join('\n'));
+        runs.push(run);
+      }
       benchmarkIndexes.push(...runs.map((r) => r.benchmarkIndex));
       const m = {
         perf: median(runs.map((r) => r.perf)),
