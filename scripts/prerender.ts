@@ -26,7 +26,11 @@ export const APP_MODULE = 'src/main.tsx';
 /** The chunks a step page needs right after the app (its lazy routes and the `steps` copy), with what they import statically. */
 export const STEP_PAGE_CHUNKS = ['src/pages/flow/FlowLayout.tsx', 'src/pages/flow/FlowStepsPage.tsx', 'locales/ro/steps.json'];
 
-/** What the app loads on every page once it has rendered (the toasts' view, src/shared/providers.tsx). */
+/**
+ * What the app loads on every page once it has rendered (the toasts' view, src/shared/providers.tsx):
+ * the app's pages preload it too (1 KiB), else it is asked for after all of the app's scripts, one more
+ * round trip on a phone (issue 14).
+ */
 export const APP_AFTER_RENDER = ['src/shared/toaster-view.tsx'];
 
 /** index.html's entry and the chunks it imports: what every page of the app loads from its own HTML. */
@@ -145,10 +149,10 @@ export async function prerenderPages(dist: string): Promise<void> {
   // page's chunks and the step's own (its validator, widgets and fields).
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   // index.html (every other page of the app): the app's chunks load beside the small entry, not after it.
-  fs.writeFileSync(path.join(dist, 'index.html'), withModulePreloads(indexHtml, staticChunks(manifest, [APP_MODULE])));
+  fs.writeFileSync(path.join(dist, 'index.html'), withModulePreloads(indexHtml, staticChunks(manifest, [APP_MODULE, ...APP_AFTER_RENDER])));
   for (const route of stepShellPaths()) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);
-    const files = staticChunks(manifest, [APP_MODULE, ...STEP_PAGE_CHUNKS, ...stepShellModules(route)]);
+    const files = staticChunks(manifest, [APP_MODULE, ...STEP_PAGE_CHUNKS, ...stepShellModules(route), ...APP_AFTER_RENDER]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, withStepShell(indexHtml, route, await renderStepShell(route), files, await stepShellAsks(route)));
   }

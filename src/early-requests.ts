@@ -25,6 +25,12 @@ export const EARLY_FRESH_MS = 30_000;
 /** The dashboard-redirect check's path (spec 000 §7), the key its early answer is kept under. */
 export const DASHBOARD_REDIRECT_PATH = '/api/user/dashboard-redirect';
 
+/**
+ * The public settings (brand, support widget: `useConfig`, src/shared/api/hooks.ts), which the app asks
+ * for as it starts on every page: asked after all of its scripts, one more round trip on a phone.
+ */
+export const CONFIG_PATH = '/api/config';
+
 interface Early {
   token: string;
   at: number;
@@ -85,7 +91,8 @@ function ask(key: string, url: string, token: string, now: number): void {
  * Asks for what the step page whose shell is `shell` (scripts/prerender.ts `withStepShell`: its
  * `data-open`, `data-registration-type` and `data-ahead`, from the flow file) will read first, for a
  * signed-in user of that flow: the request, as the app asks for it (`?timestamp=`, spec 000 §7), the
- * dashboard-redirect check unless its cookie `dashboard_redirect=0` spares it, and the applicant's own
+ * dashboard-redirect check unless its cookie `dashboard_redirect=0` spares it, the public settings
+ * (`CONFIG_PATH`), and the applicant's own
  * data the step's widgets draw with (`data-ahead`: the identity session, the overview's data; taken by
  * src/pages/flow/step-services.ts). Anyone else (a guest, a user of the other flow, who the app sends
  * elsewhere) is asked for nothing.
@@ -96,6 +103,7 @@ export function askForStepShell(shell: HTMLElement, now = Date.now()): void {
   if (!open || !user || String(user.registrationType) !== shell.getAttribute('data-registration-type')) return;
   ask(open, `${open}?timestamp=${now}`, user.token, now);
   if (!/(?:^|;\s*)dashboard_redirect=0(?:;|$)/.test(document.cookie)) ask(DASHBOARD_REDIRECT_PATH, DASHBOARD_REDIRECT_PATH, user.token, now);
+  ask(CONFIG_PATH, CONFIG_PATH, user.token, now);
   for (const path of (shell.getAttribute('data-ahead') ?? '').split(' ')) {
     if (path.startsWith('/api/')) ask(path, path, user.token, now);
   }

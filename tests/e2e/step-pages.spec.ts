@@ -167,20 +167,23 @@ for (const { name, path, step, heading, intro, drawn } of INTROS) {
   });
 }
 
-test('a step page asks for its request and the dashboard check before the app’s scripts have arrived, and only once', async ({ page, request }) => {
+test('a step page asks for its request, the dashboard check and the settings before the app’s scripts have arrived, and only once', async ({ page, request }) => {
   await signInBrowser(page, await applicantAtStep(request, 'requesting-company-step-4'));
-  // The app's scripts held back (not the page's small entry, which asks): both calls go out meanwhile.
+  // The app's scripts held back (not the page's small entry, which asks): the three calls go out meanwhile.
   const framework = await holdRequests(page, '**/assets/framework-*.js');
   const open = page.waitForRequest('**/api/registration/open?timestamp=*');
   const check = page.waitForRequest('**/api/user/dashboard-redirect');
+  const settings = page.waitForRequest('**/api/config');
   await page.goto('/infiintare-pfa/4', { waitUntil: 'commit' });
   expect((await open).headers()['authorization']).toMatch(/^Bearer /);
   await check;
+  await settings;
   framework();
   await expect(page.getByRole('button', { name: 'Necăsătorit(ă)', exact: true })).toBeVisible();
   const asked = (path: string) => page.evaluate((p) => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === p).length, path);
   expect(await asked('/api/registration/open')).toBe(1);
   expect(await asked('/api/user/dashboard-redirect')).toBe(1);
+  expect(await asked('/api/config')).toBe(1);
 });
 
 test('a step page loads the address pickers’ scripts only where a widget of the step draws them', async ({ request }) => {

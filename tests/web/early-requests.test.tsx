@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderHook, waitFor } from '@testing-library/react';
 
 /**
  * src/early-requests.ts: a step page's document asks for the request and the dashboard-redirect check
@@ -57,12 +58,13 @@ describe('the requests a step page asks for early', () => {
     const calls = stubFetch({ '/api/registration/open': () => json(200, { payload: REQUEST }), '/api/user/dashboard-redirect': () => json(200, { payload: false }) });
 
     early.askForStepShell(document.getElementById('shell')!, 1_000);
-    expect(calls.map((c) => c.url)).toEqual(['/api/registration/open?timestamp=1000', '/api/user/dashboard-redirect']);
+    expect(calls.map((c) => c.url)).toEqual(['/api/registration/open?timestamp=1000', '/api/user/dashboard-redirect', '/api/config']);
 
     await client.api.get('/api/registration/open');
-    expect(calls[0].headers).toEqual(calls[2].headers);
+    expect(calls[0].headers).toEqual(calls[3].headers);
     expect(calls[0].headers).toMatchObject({ Authorization: 'Bearer jeton', 'Accept-Language': 'en', 'X-Requested-With': 'XMLHttpRequest' });
-    expect(calls[1].headers).toEqual(calls[2].headers);
+    expect(calls[1].headers).toEqual(calls[3].headers);
+    expect(calls[2].headers).toEqual(calls[3].headers);
   });
 
   it('asks for the applicant’s own data the shell names (data-ahead), each once, under its path', async () => {
@@ -73,8 +75,8 @@ describe('the requests a step page asks for early', () => {
       '<div id="shell" data-route="/infiintare-pfa/7" data-open="/api/registration/open" data-registration-type="2" data-ahead="/api/registration/overview"></div>';
     const calls = stubFetch({ '/api/registration/open': () => json(200, { payload: REQUEST }), '/api/registration/overview': () => json(200, { payload: { codes: [] } }) });
     early.askForStepShell(document.getElementById('shell')!);
-    expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/api/registration/open', '/api/registration/overview']);
-    expect(calls[1].headers).toEqual(calls[0].headers);
+    expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/api/registration/open', '/api/config', '/api/registration/overview']);
+    expect(calls[2].headers).toEqual(calls[0].headers);
     expect(early.takeEarly('/api/registration/overview', 'jeton')).not.toBeNull();
   });
 
@@ -102,7 +104,7 @@ describe('the requests a step page asks for early', () => {
     document.body.innerHTML = SHELL;
     const calls = stubFetch({ '/api/registration/open': () => json(200, { payload: REQUEST }) });
     early.askForStepShell(document.getElementById('shell')!);
-    expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/api/registration/open']);
+    expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/api/registration/open', '/api/config']);
   });
 
   it('hands an answer on once, only to the same signed-in user, and only while fresh', async () => {
@@ -204,5 +206,23 @@ describe('the requests a step page asks for early', () => {
     // Taken: the next navigation asks the server again.
     await flowLoader(2)().catch(() => undefined);
     expect(asked()).toEqual(['/api/registration/open', '/api/user/dashboard-redirect', '/api/user/dashboard-redirect']);
+  });
+
+  it('the app’s settings (useConfig) take the early answer once; the next call asks the server', async () => {
+    const { early, session } = await fresh();
+    session.setUser(USER as never);
+    document.cookie = 'dashboard_redirect=0; path=/';
+    document.body.innerHTML = SHELL;
+    const settings = { product_name: 'Ghișeu', support_widget_url: null };
+    const calls = stubFetch({ '/api/registration/open': () => json(200, { payload: REQUEST }), '/api/config': () => json(200, { payload: settings }) });
+    early.askForStepShell(document.getElementById('shell')!);
+    const { preloadConfig, useConfig } = await import('@/shared/api/hooks');
+    // As the app starts (src/main.tsx).
+    preloadConfig(early.takeEarly(early.CONFIG_PATH, session.token())!);
+    const { result } = renderHook(() => useConfig());
+    await waitFor(() => expect(result.current.loaded).toBe(true));
+    expect(result.current.config).toMatchObject(settings);
+    expect(calls.filter((c) => c.url === '/api/config')).toHaveLength(1);
+    expect(early.takeEarly(early.CONFIG_PATH, 'jeton')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { preload } from 'swr';
 import type { City, County, Page, Partner, PublicConfig } from '@/core/api-types';
 import { api } from './client';
 // The brand's staff-edited defaults (also the server's, before its variables): what prerendered pages show.
@@ -22,6 +22,14 @@ export const CONFIG_KEY = '/config';
 
 export function fetchConfig(): Promise<PublicConfig> {
   return api.get<PublicConfig>(CONFIG_KEY);
+}
+
+/**
+ * The settings already asked for (a step page's document asks as its entry runs, src/early-requests.ts):
+ * `useConfig`'s first call reads this answer instead of asking again (SWR's `preload`).
+ */
+export function preloadConfig(sent: Promise<Response>): void {
+  void preload(CONFIG_KEY, () => api.receive<PublicConfig>(sent)).catch(() => undefined);
 }
 
 /** Public runtime settings (brand, dashboard address, support widget). Never undefined: defaults meanwhile. */
