@@ -54,7 +54,7 @@ describe('the app entry (src/boot.ts)', () => {
       '<div id="shell" data-route="/infiintare-pfa/1" data-open="/api/registration/open" data-registration-type="2">Identitate</div><div id="root" hidden></div>';
     await import('@/boot');
     expect(started).not.toHaveBeenCalled();
-    expect(fetch.mock.calls.map((c) => String((c as unknown[])[0]).split('?')[0])).toEqual(['/api/registration/open', '/api/user/dashboard-redirect']);
+    expect(fetch.mock.calls.map((c) => String((c as unknown[])[0]).split('?')[0])).toEqual(['/api/registration/open', '/api/user/dashboard-redirect', '/api/config']);
     localStorage.clear();
   });
 
