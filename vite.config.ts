@@ -32,7 +32,8 @@ function chakraGlobalInStepShells(): Plugin {
  *   the chunks of the widgets that import them (`ServerCombobox`, `dialog`);
  * - `app`: the app's own shared modules (src/shared, src/core, widgets/shared) used by two routes or
  *   more, but for widgets/shared/ServerCombobox: a group takes its modules' dependencies along, so with
- *   it `app` took the combobox back to every page.
+ *   it `app` took the combobox back to every page; and for widgets/shared/afterPaint, which the page's
+ *   entry (src/boot.ts) imports: in `app`, the entry would wait for the framework.
  * rjsf, the validators, the widgets and the pages stay lazy chunks of their own. The guest pages are
  * another build (vite.guest.config.ts) and keep their own budget (`npm run size:login`).
  */
@@ -45,7 +46,7 @@ const CHUNK_GROUPS = [
     priority: 10,
     test: (id: string) => FRAMEWORK.test(id) && !ONLY_SOME_PAGES.test(id),
   },
-  { name: 'app', priority: 5, minShareCount: 2, test: (id: string) => APP.test(id) && !/[\\/]widgets[\\/]shared[\\/]ServerCombobox\./.test(id) },
+  { name: 'app', priority: 5, minShareCount: 2, test: (id: string) => APP.test(id) && !/[\\/]widgets[\\/]shared[\\/](ServerCombobox|afterPaint)\./.test(id) },
 ];
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';

@@ -1,3 +1,4 @@
+import { afterPaint } from '../widgets/shared/afterPaint';
 import { askForStepShell } from './early-requests';
 
 /**
@@ -7,21 +8,9 @@ import { askForStepShell } from './early-requests';
  * cache, or over a fast connection) runs as soon as the document is parsed, before the first frame,
  * and the shell then waited for all of it (issue 14, the steps' first paint). So the app
  * (src/main.tsx with its imports, which the page preloads: scripts/prerender.ts) is evaluated after
- * the next frame. A hidden tab draws no frames: it waits 100 ms at most.
+ * the next frame (`afterPaint`: a hidden tab, which draws no frames, waits 100 ms at most).
  */
-export function afterNextFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(fallback);
-        resolve();
-      }, 0),
-    );
-  });
-}
-
 const shell = document.getElementById('shell');
 // A step page asks for its request now, while its scripts are still arriving (src/early-requests.ts).
 if (shell) askForStepShell(shell);
-void (shell ? afterNextFrame() : Promise.resolve()).then(() => import('./main'));
+void (shell ? afterPaint() : Promise.resolve()).then(() => import('./main'));

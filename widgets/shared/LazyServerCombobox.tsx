@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ComponentType, type RefObject } from 'react';
-import { chakra, Field, Text, useSlotRecipe } from '@chakra-ui/react';
+import { chakra, Field, useSlotRecipe } from '@chakra-ui/react';
 import { afterPaint } from './afterPaint';
-import { FieldErrors } from './FieldErrors';
+import { FieldNotes, fieldNoteIds } from './FieldErrors';
 import type { ServerComboboxProps } from './ServerCombobox';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,9 +74,7 @@ function ComboboxStandIn<T extends { id: number }>(props: ServerComboboxProps<T>
   const styles = useSlotRecipe({ key: 'combobox' })({});
   const generatedId = useId();
   const inputId = id ?? `combobox-${generatedId}`;
-  const errorId = `${inputId}-error`;
-  const hintId = `${inputId}-hint`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const { describedBy } = fieldNoteIds(inputId, hint, error);
   const part = (name: string) => ({ 'data-scope': 'combobox', 'data-part': name });
   const state = { 'data-invalid': error ? '' : undefined, 'data-disabled': disabled ? '' : undefined };
   return (
@@ -112,12 +110,7 @@ function ComboboxStandIn<T extends { id: number }>(props: ServerComboboxProps<T>
           </chakra.div>
         </chakra.div>
       </chakra.div>
-      {hint ? (
-        <Text id={hintId} fontSize="sm" color="fg.muted" mt="1">
-          {hint}
-        </Text>
-      ) : null}
-      <FieldErrors id={errorId} errors={error ? [error] : undefined} />
+      <FieldNotes inputId={inputId} hint={hint} error={error} />
     </Field.Root>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type UIEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Combobox, createListCollection, Field, Portal, Text } from '@chakra-ui/react';
-import { FieldErrors } from './FieldErrors';
+import { FieldNotes, fieldNoteIds } from './FieldErrors';
 import { ListLoading } from './ListLoading';
 import type { ServerSearch } from './useServerSearch';
 
@@ -67,8 +67,7 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
   const { scrollDebounceMs = 0, hint, error, disabled, required, texts, early } = props;
   const generatedId = useId();
   const inputId = props.id ?? `combobox-${generatedId}`;
-  const errorId = `${inputId}-error`;
-  const hintId = `${inputId}-hint`;
+  const { describedBy } = fieldNoteIds(inputId, hint, error);
 
   const collection = useMemo(
     () => createListCollection<T>({ items, itemToString, itemToValue: (item) => String(item.id) }),
@@ -110,7 +109,6 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
     scrollTimer.current = setTimeout(() => nearEnd() && onEndReached(), scrollDebounceMs);
   };
 
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
 
   return (
     <Field.Root id={inputId} invalid={Boolean(error)} required={required} disabled={disabled}>
@@ -189,12 +187,7 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
           </Combobox.Positioner>
         </Portal>
       </Combobox.Root>
-      {hint ? (
-        <Text id={hintId} fontSize="sm" color="fg.muted" mt="1">
-          {hint}
-        </Text>
-      ) : null}
-      <FieldErrors id={errorId} errors={error ? [error] : undefined} />
+      <FieldNotes inputId={inputId} hint={hint} error={error} />
     </Field.Root>
   );
 }
