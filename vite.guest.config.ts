@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { chakraGlobalFromPage } from './scripts/vite-plugin-chakra-system.ts';
+import { compileHints } from './scripts/vite-plugin-compile-hints.ts';
 
 /**
  * The guest pages' build (issue 14: /login, /register, /register/account, /password/forgot load
@@ -49,7 +50,7 @@ export default defineConfig({
       { find: /^@\//, replacement: src('') },
     ],
   },
-  plugins: [react(), chakraGlobalFromPage()],
+  plugins: [react(), chakraGlobalFromPage(), compileHints()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

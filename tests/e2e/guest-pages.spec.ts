@@ -161,6 +161,8 @@ test('/register fetches the account form\'s scripts, /register/account the wizar
   await page.locator('label', { has: page.getByRole('radio', { name: /Vreau PFA/ }) }).click();
   const toApp = nextPageScripts(await (await account).text());
   await expect(page.getByRole('heading', { level: 1, name: 'Datele contului tău' })).toBeVisible();
+  // The heading is the prerendered page's: wait for the page's scripts to have answered, then see where from.
+  await expect.poll(() => toAccount.filter((file) => !assets.fromCache.has(file) && !assets.fromNetwork.has(file))).toEqual([]);
   expect(toAccount.filter((file) => !assets.fromCache.has(file))).toEqual([]);
   expect(toApp.some((file) => /^\/assets\/framework-[^/]+\.js$/.test(file))).toBe(true);
   await page.getByLabel('Adresa de e-mail').fill(uniqueEmail('guest'));

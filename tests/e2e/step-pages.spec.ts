@@ -104,7 +104,12 @@ test('pages that paint from their own HTML fetch their scripts at low priority; 
     const tags = html.match(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g) ?? [];
     // Two files: the page's entry and what the guest pages share (vite.guest.config.ts), not the English texts.
     expect(tags.map((tag) => /\/assets\/([a-z-]+)-/.exec(tag)?.[1]), path).toEqual([path.slice(1), 'start']);
-    for (const tag of tags) expect(tag, path).toContain('fetchpriority="low"');
+    for (const tag of tags) {
+      expect(tag, path).toContain('fetchpriority="low"');
+      // Compiled as it arrives, off the main thread (scripts/vite-plugin-compile-hints.ts).
+      const script = await (await request.get(/(?:src|href)="([^"]+)"/.exec(tag)![1])).text();
+      expect(script.startsWith('//# allFunctionsCalledOnLoad\n'), tag).toBe(true);
+    }
   }
   // index.html (the flow's address, a page of the app without a shell): the app is its first paint.
   const index = await (await request.get('/infiintare-pfa', { headers: auth(account) })).text();
