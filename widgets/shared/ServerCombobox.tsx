@@ -109,7 +109,6 @@ export function ServerCombobox<T extends { id: number }>(props: ServerComboboxPr
     scrollTimer.current = setTimeout(() => nearEnd() && onEndReached(), scrollDebounceMs);
   };
 
-
   return (
     <Field.Root id={inputId} invalid={Boolean(error)} required={required} disabled={disabled}>
       <Combobox.Root
