@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { chakraGlobalFromPage } from './scripts/vite-plugin-chakra-system.ts';
 import { compileHints } from './scripts/vite-plugin-compile-hints.ts';
+import { OTHER_LANGUAGE_TEXTS } from './scripts/vite-plugin-route-pages.ts';
 
 /**
  * The guest pages' build (issue 14: /login, /register, /register/account, /password/forgot load
@@ -35,7 +36,7 @@ export const GUEST_ENTRIES = {
  * cache. The price: a page loads what only another page uses (/login: /register's radio cards, 9 KiB
  * raw; /register: the password field, 3 KiB), which the next page then has.
  */
-const SHARED = [{ name: 'start', minShareCount: 2, test: (id: string) => !/[\\/]locales[\\/](?!ro[\\/])/.test(id) }];
+const SHARED = [{ name: 'start', minShareCount: 2, test: (id: string) => !OTHER_LANGUAGE_TEXTS.test(id) }];
 
 export default defineConfig({
   resolve: {

@@ -26,8 +26,12 @@ export const ROUTE_PAGES: { route: string; src: string; entry: string; prerender
  */
 export type NextPage = 'app' | 'first-step' | string;
 
-/** A chunk of texts in a language other than the default (Romanian, locales/ro, built into the pages). */
-const OTHER_LANGUAGE = /^locales\/(?!ro\/)[^/]+\/[^/]+\.json$/;
+/**
+ * The texts of a language other than the default (Romanian, locales/ro, built into the pages): a module
+ * id or a manifest key (`locales/en/common.json`). The guest build leaves them out of its shared chunk
+ * (vite.guest.config.ts) and the pages do not preload them (`pageChunks`): loaded once chosen.
+ */
+export const OTHER_LANGUAGE_TEXTS = /(?:^|[\\/])locales[\\/](?!ro[\\/])[^\\/]+[\\/][^\\/]+\.json$/;
 
 /** Where vite.guest.config.ts writes its manifest, inside the output folder. */
 export const GUEST_MANIFEST = '.vite/guest-manifest.json';
@@ -53,7 +57,7 @@ export function pageChunks(manifest: Record<string, ManifestChunk>, entry: strin
     if (seen.has(key)) return;
     if (!manifest[key]) throw new Error(`the manifest has no entry ${key}`);
     seen.add(key);
-    const lazy = (manifest[key].dynamicImports ?? []).filter((imported) => !OTHER_LANGUAGE.test(imported));
+    const lazy = (manifest[key].dynamicImports ?? []).filter((imported) => !OTHER_LANGUAGE_TEXTS.test(imported));
     for (const imported of [...(manifest[key].imports ?? []), ...lazy]) visit(imported);
   };
   visit(entry);
