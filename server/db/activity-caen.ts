@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Each activity's default CAEN Rev.2 class (`caen` in server/db/seed/activities.json): the primary
+ * Each activity's default CAEN Rev.3 class (`caen` in server/db/seed/activities.json): the primary
  * code the overview step starts with (issue 17). Read from the seed file once, like the seeds
  * themselves at start (staff edit the file; a restart applies it); no table column, so no migration.
  */

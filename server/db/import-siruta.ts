@@ -70,9 +70,11 @@ export interface LocalityEntry {
   name: string;
   kind: CityKind;
   siruta: number | null;
-  /** Villages only: the municipality, town or commune the village belongs to. */
+  /** Villages only: the municipality, town or commune the village belongs to (its name and SIRUTA code). */
   parent?: string;
   parentSiruta?: number;
+  /** SIRUTA's postal code (CODP), six digits, where the locality has one of its own. */
+  postalCode?: string;
 }
 
 export interface CountyEntry {
@@ -84,6 +86,8 @@ export interface CountyEntry {
 
 export interface LocalitiesFile {
   source: string;
+  /** How many localities of each kind the file holds (written by the importer, checked by the tests). */
+  counts?: Partial<Record<CityKind | 'counties', number>>;
   counties: CountyEntry[];
 }
 
@@ -187,6 +191,14 @@ export function normaliseDiacritics(name: string): string {
     .replace(/Ţ/g, 'Ț');
 }
 
+/**
+ * Today's spelling of a name written before 1993: "î" inside a word is "â" ("CÎMPENI" → "CÂMPENI",
+ * "PÎCLIȘA" → "PÂCLIȘA"); at the start or the end of a word it stays ("ÎNTREGALDE", "COBORÎ").
+ */
+export function modernSpelling(name: string): string {
+  return name.replace(/(?<=\p{L})[îÎ](?=\p{L})/gu, (c) => (c === 'î' ? 'â' : 'Â'));
+}
+
 /** Words written in lower case inside a name ("Baia de Arieș", "Valea lui Mihai", "Câmpulung la Tisa"). */
 const LOWER_CASE_WORDS = new Set(['de', 'din', 'dintre', 'pe', 'la', 'lui', 'cu', 'sub', 'și']);
 
@@ -198,7 +210,7 @@ const LOWER_CASE_WORDS = new Set(['de', 'din', 'dintre', 'pe', 'la', 'lui', 'cu'
  * a hyphenated word is capitalised. Cedilla ş/ţ become ș/ț.
  */
 export function titleCaseRo(name: string): string {
-  const lower = normaliseDiacritics(name).trim().replace(/\s+/g, ' ').toLocaleLowerCase('ro');
+  const lower = modernSpelling(normaliseDiacritics(name)).trim().replace(/\s+/g, ' ').toLocaleLowerCase('ro');
   // Split into words and the separators between them (space, hyphen, parentheses, dot, quotes).
   const parts = lower.split(/([\s\-–(),."„”']+)/);
   let first = true;
@@ -253,6 +265,13 @@ function kindOfUnit(tip: number, jud: number): CityKind | null {
   }
 }
 
+/** CODP as a six-digit postal code (București's lose their leading 0 in the file: 10013 → "010013"); 0 or empty: none. */
+export function postalCodeOf(codp: string | undefined): string | undefined {
+  const digits = (codp ?? '').trim();
+  if (!/^\d{1,6}$/.test(digits) || Number(digits) === 0) return undefined;
+  return digits.padStart(6, '0');
+}
+
 const collator = new Intl.Collator('ro', { sensitivity: 'variant', numeric: true });
 const KIND_ORDER: Record<CityKind, number> = { municipiu: 0, oras: 1, sector: 2, comuna: 3, sat: 4 };
 
@@ -293,6 +312,7 @@ export function parseSirutaCsv(text: string, options: ParseOptions = {}): Locali
   const iSup = col('SIRSUP');
   const iTip = col('TIP');
   const iNiv = col('NIV');
+  const iPostal = header.indexOf('CODP');
 
   interface Row {
     siruta: number;
@@ -301,12 +321,13 @@ export function parseSirutaCsv(text: string, options: ParseOptions = {}): Locali
     sup: number;
     tip: number;
     niv: number;
+    postal: string | undefined;
   }
   const rows: Row[] = [];
   for (const [n, line] of lines.slice(1).entries()) {
     const f = splitCsvLine(line, delimiter);
     const num = (i: number): number => Number.parseInt(f[i] ?? '', 10);
-    const row = { siruta: num(iSiruta), denloc: f[iName] ?? '', jud: num(iJud), sup: num(iSup), tip: num(iTip), niv: num(iNiv) };
+    const row = { siruta: num(iSiruta), denloc: f[iName] ?? '', jud: num(iJud), sup: num(iSup), tip: num(iTip), niv: num(iNiv), postal: iPostal >= 0 ? postalCodeOf(f[iPostal]) : undefined };
     if (Number.isNaN(row.siruta) || Number.isNaN(row.jud) || Number.isNaN(row.tip) || Number.isNaN(row.niv)) {
       throw new Error(`SIRUTA file, line ${n + 2}: cannot read "${line}"`);
     }
@@ -331,6 +352,7 @@ export function parseSirutaCsv(text: string, options: ParseOptions = {}): Locali
     if (r.niv === 1 || r.tip === 40) {
       county(r.jud).siruta = r.siruta;
     } else if (r.tip === 6) {
+      // A sector's CODP is one street's code (București's streets have codes of their own): not the sector's.
       const entry: LocalityEntry = { name: titleCaseRo(stripPrefix(r.denloc)), kind: 'sector', siruta: r.siruta };
       county(r.jud).cities.push(entry);
     } else if (r.niv === 2) {
@@ -353,6 +375,7 @@ export function parseSirutaCsv(text: string, options: ParseOptions = {}): Locali
         kind: 'sat',
         siruta: r.siruta,
         ...(parent ? { parent: parent.name, parentSiruta: r.sup } : { parentSiruta: r.sup }),
+        ...(r.postal ? { postalCode: r.postal } : {}),
       });
     }
   }
@@ -362,12 +385,20 @@ export function parseSirutaCsv(text: string, options: ParseOptions = {}): Locali
   return { source: options.source ?? DEFAULT_SOURCE, counties: sorted };
 }
 
+/** The number of counties and of localities of each kind. */
+export function countsOf(file: LocalitiesFile): NonNullable<LocalitiesFile['counts']> {
+  const counts: NonNullable<LocalitiesFile['counts']> = { counties: file.counties.length };
+  for (const kind of Object.keys(KIND_ORDER) as CityKind[]) counts[kind] = 0;
+  for (const c of file.counties) for (const city of c.cities) counts[city.kind] = (counts[city.kind] ?? 0) + 1;
+  return counts;
+}
+
 /**
  * Serialises a localities file the way it is kept in the repository: one county header per
  * line group, one locality per line (small diffs, readable).
  */
 export function formatLocalitiesJson(file: LocalitiesFile): string {
-  const out: string[] = ['{', `  "source": ${JSON.stringify(file.source)},`, '  "counties": ['];
+  const out: string[] = ['{', `  "source": ${JSON.stringify(file.source)},`, `  "counts": ${JSON.stringify(file.counts ?? countsOf(file))},`, '  "counties": ['];
   file.counties.forEach((c, ci) => {
     out.push('    {');
     out.push(`      "code": ${JSON.stringify(c.code)},`);
@@ -394,7 +425,7 @@ export function formatLocalitiesJson(file: LocalitiesFile): string {
 
 function usage(): string {
   return [
-    'Usage: npm run import:siruta -- <siruta.csv> [--out <localities.json>] [--with-villages]',
+    'Usage: npm run import:siruta -- <siruta.csv> [--out <localities.json>] [--with-villages] [--source "where the file comes from"]',
     '',
     'Reads the SIRUTA CSV of INS (data.gov.ro; UTF-8 or ISO-8859-2/Windows-1250, comma- or',
     'semicolon-separated) and writes the counties with every municipiu, oraș, comună and sector',
@@ -406,11 +437,14 @@ export function main(argv: string[]): number {
   let input: string | undefined;
   let out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'seed', 'localities.json');
   let withVillages = false;
+  let source: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
       console.log(usage());
       return 0;
+    } else if (arg === '--source') {
+      source = argv[++i];
     } else if (arg === '--with-villages') {
       withVillages = true;
     } else if (arg === '--out' || arg === '-o') {
@@ -438,7 +472,7 @@ export function main(argv: string[]): number {
   }
 
   const text = decodeSirutaBytes(fs.readFileSync(input));
-  const source =
+  source ??=
     `Official SIRUTA register of INS (data.gov.ro, file ${path.basename(input)}), imported by ` +
     '`npm run import:siruta`: every county with its municipalities, towns, communes and the sectors of București' +
     (withVillages ? ', and the villages of each.' : '.');

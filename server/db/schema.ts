@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -143,6 +145,12 @@ export const counties = pgTable('counties', {
   siruta: integer('siruta'),
 });
 
+/**
+ * Every locality of the SIRUTA register (server/db/seed/localities.json, `npm run import:siruta`):
+ * municipalities, towns, communes and the sectors of București (`parent_id` null), and the villages
+ * and component localities inside them (`kind` sat, `parent_id` their municipality, town or commune).
+ * Ids are ours and stable (addresses point at them); `siruta` is the official code.
+ */
 export const cities = pgTable(
   'cities',
   {
@@ -152,12 +160,19 @@ export const cities = pgTable(
     /** municipiu, oras, comuna, sat, sector */
     kind: text('kind').notNull(),
     siruta: integer('siruta'),
-    /** Name without diacritics, lower-case: what search matches against. */
+    /** A village's municipality, town or commune; null for those themselves and the sectors. */
+    parentId: integer('parent_id').references((): AnyPgColumn => cities.id),
+    /** How the locality is written in an address: "Alba Iulia", "Rogoz, comuna Albac" (server/lib/places.ts). */
+    label: text('label').notNull().default(''),
+    /** SIRUTA's postal code (six digits) where the locality has a single one, else null. */
+    postalCode: text('postal_code'),
+    /** The label without diacritics, lower-case: what search matches against (a village's own name and its commune's). */
     searchName: text('search_name').notNull(),
   },
   (t) => [
-    uniqueIndex('cities_county_name_kind_unique').on(t.countyId, t.name, t.kind),
+    uniqueIndex('cities_siruta_unique').on(t.siruta),
     index('cities_county_search_idx').on(t.countyId, t.searchName),
+    index('cities_parent_idx').on(t.parentId),
   ],
 );
 
@@ -404,18 +419,33 @@ export const requestDocuments = pgTable(
 export const caenCodes = pgTable(
   'caen_codes',
   {
+    /** Carries the revision: 20000 + the code's number for CAEN Rev.2, 30000 + it for CAEN Rev.3 (server/db/caen.ts). */
     id: integer('id').primaryKey(),
-    /** Four digits, as the trade register writes them ("6201"). */
-    code: text('code').notNull().unique(),
+    /** Four digits, as the trade register writes them ("6210"). */
+    code: text('code').notNull(),
     name: text('name').notNull(),
-    /** Section letter (A–U). */
+    /** Section letter (A–U in Rev.2, A–V in Rev.3). */
     section: text('section').notNull(),
-    /** "CAEN Rev.2" (or "CAEN Rev.3"). */
+    /** "CAEN Rev.2" or "CAEN Rev.3": the same four digits may mean different activities (4791). */
     revision: text('revision').notNull(),
     /** Name without diacritics, lower-case: what search matches against. */
     searchName: text('search_name').notNull(),
   },
-  (t) => [index('caen_codes_search_idx').on(t.searchName)],
+  (t) => [uniqueIndex('caen_codes_revision_code_unique').on(t.revision, t.code), index('caen_codes_search_idx').on(t.searchName)],
+);
+
+/** The official CAEN Rev.2 → Rev.3 correspondence (ONRC): one row per pair; a Rev.2 class that split has several. */
+export const caenCorrespondence = pgTable(
+  'caen_correspondence',
+  {
+    rev2Id: integer('rev2_id')
+      .notNull()
+      .references(() => caenCodes.id),
+    rev3Id: integer('rev3_id')
+      .notNull()
+      .references(() => caenCodes.id),
+  },
+  (t) => [primaryKey({ columns: [t.rev2Id, t.rev3Id] }), index('caen_correspondence_rev3_idx').on(t.rev3Id)],
 );
 
 /**
@@ -495,6 +525,8 @@ export const companies = pgTable('companies', {
   legalForm: text('legal_form').notNull(),
   county: text('county'),
   city: text('city'),
+  /** The main activity's CAEN code as the registry gives it (ANAF `cod_CAEN`): four digits, Rev.2 or Rev.3. */
+  caenCode: text('caen_code'),
 });
 
 /**

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq, notInArray, sql } from 'drizzle-orm';
-import { COUNTIES, countyByCode, searchKey } from '../../src/core/counties';
+import { and, count, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import { COUNTIES, countyByCode, localityLabel, searchKey } from '../../src/core/counties';
 import type { Db } from './types';
-import { activities, caenCodes, cities, companies, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
+import { seedCaenCorrespondence, seedCaenList } from './caen';
+import { activities, cities, companies, counties, icreditOffices, lostReasons, maritalStatuses, partnerPrices, partners, seedRuns } from './schema';
 import { hasValidCheckDigit, normalizeFiscalCode } from '../../src/core/fiscal-code';
 
 const seedDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'seed');
@@ -46,7 +47,7 @@ export interface LocalitiesFile {
     code: string;
     name: string;
     siruta: number | null;
-    cities: Array<{ name: string; kind: string; siruta: number | null }>;
+    cities: Array<{ name: string; kind: string; siruta: number | null; parentSiruta?: number; postalCode?: string }>;
   }>;
 }
 
@@ -102,6 +103,13 @@ async function seedPartners(db: Db, text: string): Promise<void> {
   }
 }
 
+/**
+ * The SIRUTA register (issue 31): counties, then every municipality, town, commune and sector, then
+ * the villages under them (their parent's id found by its SIRUTA code). A locality is found again
+ * by its SIRUTA code, so ids never change and addresses keep pointing at the same place; rows from
+ * before the register carried codes (the 326 towns of the first seed) are adopted by county, name
+ * and kind. Localities no longer in the file stay (addresses may name them).
+ */
 async function seedLocalities(db: Db, text: string): Promise<void> {
   const file = JSON.parse(text) as LocalitiesFile;
   // The 42 counties come from src/core (their ids are the official county numbers).
@@ -110,20 +118,59 @@ async function seedLocalities(db: Db, text: string): Promise<void> {
     const values = { ...county, siruta };
     await db.insert(counties).values(values).onConflictDoUpdate({ target: counties.id, set: values });
   }
+  type Entry = LocalitiesFile['counties'][number]['cities'][number] & { countyId: number };
+  const entries: Entry[] = [];
   for (const c of file.counties) {
     const known = countyByCode(c.code);
     if (!known) throw new Error(`localities.json: unknown county code ${c.code}`);
-    const rows = c.cities.map((city) => ({
-      countyId: known.id,
-      name: city.name,
-      kind: city.kind,
-      siruta: city.siruta,
-      searchName: searchKey(city.name),
-    }));
-    for (let i = 0; i < rows.length; i += 500) {
-      await db.insert(cities).values(rows.slice(i, i + 500)).onConflictDoNothing();
+    for (const city of c.cities) {
+      if (!Number.isInteger(city.siruta)) throw new Error(`localities.json: ${c.code} ${city.name} has no SIRUTA code`);
+      entries.push({ ...city, countyId: known.id });
     }
   }
+  const units = entries.filter((e) => e.parentSiruta === undefined);
+  const villages = entries.filter((e) => e.parentSiruta !== undefined);
+  const unitBySiruta = new Map(units.map((u) => [u.siruta as number, u]));
+
+  const [{ legacy }] = await db.select({ legacy: count() }).from(cities).where(isNull(cities.siruta));
+  if (legacy > 0) {
+    for (const u of units) {
+      await db
+        .update(cities)
+        .set({ siruta: u.siruta })
+        .where(and(isNull(cities.siruta), eq(cities.countyId, u.countyId), eq(cities.name, u.name), eq(cities.kind, u.kind)));
+    }
+  }
+
+  // One statement per level, the rows as one JSON parameter: ~16,600 localities load in a fraction of a second.
+  const upsert = async (rows: Array<Record<string, unknown>>) => {
+    await db.execute(sql`
+      insert into cities (county_id, name, kind, siruta, parent_id, label, postal_code, search_name)
+      select x.county_id, x.name, x.kind, x.siruta, p.id, x.label, x.postal_code, x.search_name
+      from json_to_recordset(${JSON.stringify(rows)}::json)
+        as x(county_id integer, name text, kind text, siruta integer, parent_siruta integer, label text, postal_code text, search_name text)
+      left join cities p on p.siruta = x.parent_siruta
+      on conflict (siruta) do update set county_id = excluded.county_id, name = excluded.name, kind = excluded.kind,
+        parent_id = excluded.parent_id, label = excluded.label, postal_code = excluded.postal_code, search_name = excluded.search_name`);
+  };
+  const row = (e: Entry, label: string) => ({
+    county_id: e.countyId,
+    name: e.name,
+    kind: e.kind,
+    siruta: e.siruta,
+    parent_siruta: e.parentSiruta ?? null,
+    label,
+    postal_code: e.postalCode ?? null,
+    search_name: searchKey(label),
+  });
+  await upsert(units.map((u) => row(u, u.name)));
+  await upsert(
+    villages.map((v) => {
+      const parent = unitBySiruta.get(v.parentSiruta as number);
+      if (!parent) throw new Error(`localities.json: ${v.name} (${v.siruta}) names parent ${v.parentSiruta}, which is not in the file`);
+      return row(v, localityLabel(v.name, parent));
+    }),
+  );
 }
 
 interface NomenclatureFiles {
@@ -189,26 +236,6 @@ async function seedIcreditOffices(db: Db, text: string): Promise<void> {
   if (ids.length) await db.update(icreditOffices).set({ isActive: false }).where(notInArray(icreditOffices.id, ids));
 }
 
-interface CaenSeedFile {
-  revision: string;
-  codes: Array<{ id: number; code: string; name: string; section: string }>;
-}
-
-/** CAEN classes by id (the code's number); codes no longer in the file stay (requests may name them). */
-async function seedCaenCodes(db: Db, text: string): Promise<void> {
-  const { revision, codes } = JSON.parse(text) as CaenSeedFile;
-  const rows = codes.map((c) => ({ id: c.id, code: c.code, name: c.name, section: c.section, revision, searchName: searchKey(c.name) }));
-  for (let i = 0; i < rows.length; i += 200) {
-    await db
-      .insert(caenCodes)
-      .values(rows.slice(i, i + 200))
-      .onConflictDoUpdate({
-        target: caenCodes.id,
-        set: { code: sql`excluded.code`, name: sql`excluded.name`, section: sql`excluded.section`, revision: sql`excluded.revision`, searchName: sql`excluded.search_name` },
-      });
-  }
-}
-
 export interface CompaniesFile {
   companies: Array<{
     fiscal_code: string;
@@ -252,6 +279,9 @@ export async function seedDatabase(db: Db): Promise<void> {
   await once(db, 'marital-statuses.json', (text) => seedMaritalStatuses(db, text));
   await once(db, 'lost-reasons.json', (text) => seedLostReasons(db, text));
   await once(db, 'icredit-offices.json', (text) => seedIcreditOffices(db, text));
-  await once(db, 'caen.json', (text) => seedCaenCodes(db, text));
+  // CAEN: both class lists, then the correspondence, which also moves unsent requests to Rev.3.
+  await once(db, 'caen-rev2.json', (text) => seedCaenList(db, text));
+  await once(db, 'caen-rev3.json', (text) => seedCaenList(db, text));
+  await once(db, 'caen-rev2-rev3.json', (text) => seedCaenCorrespondence(db, text));
   await once(db, 'companies.json', (text) => seedCompanies(db, text));
 }

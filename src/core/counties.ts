@@ -60,3 +60,16 @@ export function searchKey(text: string): string {
     .toLowerCase()
     .trim();
 }
+
+/** What a village's municipality, town or commune is called in an address ("comuna Albac"). */
+const PARENT_WORD: Readonly<Record<string, string>> = { comuna: 'comuna', oras: 'orașul', municipiu: 'municipiul' };
+
+/**
+ * How a locality is written in an address (issue 31): a municipality, town, commune or sector by its
+ * name; a village or component locality with its municipality, town or commune, as identity cards
+ * and the trade register write it: "Rogoz, comuna Albac", "Bărăbanț, municipiul Alba Iulia".
+ */
+export function localityLabel(name: string, parent?: { name: string; kind: string } | null): string {
+  if (!parent) return name;
+  return `${name}, ${PARENT_WORD[parent.kind] ?? parent.kind} ${parent.name}`;
+}

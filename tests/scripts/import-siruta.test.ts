@@ -8,6 +8,9 @@ import {
   normaliseDiacritics,
   parseSirutaCsv,
   titleCaseRo,
+  countsOf,
+  modernSpelling,
+  postalCodeOf,
 } from '../../server/db/import-siruta';
 import { COUNTIES } from '@/core/counties';
 
@@ -167,18 +170,51 @@ describe('parseSirutaCsv', () => {
     expect(file.source).toBe('test');
     const alba = file.counties[0].cities;
     expect(alba.filter((c) => c.kind === 'sat')).toEqual([
-      { name: 'Albac', kind: 'sat', siruta: 2149, parent: 'Albac', parentSiruta: 2130 },
-      { name: 'Bărăbanț', kind: 'sat', siruta: 1035, parent: 'Alba Iulia', parentSiruta: 1017 },
-      { name: 'Bărăști', kind: 'sat', siruta: 2158, parent: 'Albac', parentSiruta: 2130 },
-      { name: 'Brăzești', kind: 'sat', siruta: 2933, parent: 'Baia de Arieș', parentSiruta: 2915 },
-      { name: 'Ciumbrud', kind: 'sat', siruta: 1277, parent: 'Aiud', parentSiruta: 1213 },
-      { name: 'După Pleșe', kind: 'sat', siruta: 2210, parent: 'Albac', parentSiruta: 2130 },
+      { name: 'Albac', kind: 'sat', siruta: 2149, parent: 'Albac', parentSiruta: 2130, postalCode: '517005' },
+      { name: 'Bărăbanț', kind: 'sat', siruta: 1035, parent: 'Alba Iulia', parentSiruta: 1017, postalCode: '510001' },
+      { name: 'Bărăști', kind: 'sat', siruta: 2158, parent: 'Albac', parentSiruta: 2130, postalCode: '517006' },
+      { name: 'Brăzești', kind: 'sat', siruta: 2933, parent: 'Baia de Arieș', parentSiruta: 2915, postalCode: '515301' },
+      { name: 'Ciumbrud', kind: 'sat', siruta: 1277, parent: 'Aiud', parentSiruta: 1213, postalCode: '515202' },
+      { name: 'După Pleșe', kind: 'sat', siruta: 2210, parent: 'Albac', parentSiruta: 2130, postalCode: '517013' },
     ]);
     // The seats of municipalities and towns (TIP 9, 17) are the cities themselves: not repeated.
     expect(alba.filter((c) => c.name === 'Alba Iulia' || c.name === 'Aiud').map((c) => c.kind)).toEqual(['municipiu', 'municipiu']);
     // Sectors stay sectors.
     expect(file.counties[1].cities.filter((c) => c.kind === 'sector')).toHaveLength(6);
     expect(file.counties[1].cities.filter((c) => c.kind === 'sat')).toHaveLength(0);
+  });
+
+  it('reads the semicolon-separated UTF-8 export with a NUTS column (2025), villages of the same name in one county kept apart', () => {
+    const csv = [
+      'SIRUTA;DENLOC;CODP;JUD;SIRSUP;TIP;NIV;MED;REGIUNE;FSJ;FSL;NUTS',
+      '10;JUDEȚUL ALBA;0;1;1;40;1;0;7;1;0100000000000;RO121',
+      '2130;ALBAC;0;1;10;3;2;3;7;1;0150001000000;RO121',
+      '2256;ROGOZ;517018;1;2130;23;3;3;7;1;0150001700530;RO121',
+      '2265;VALEA MARE;517022;1;2130;23;3;3;7;1;0150001700531;RO121',
+      '4981;ÎNTREGALDE;0;1;10;3;2;3;7;1;0150029000000;RO121',
+      '5005;VALEA MARE;517366;1;4981;23;3;3;7;1;0150029300331;RO121',
+    ].join('\n');
+    const file = parseSirutaCsv(csv, { withVillages: true });
+    expect(file.counties[0].cities.filter((c) => c.name === 'Valea Mare')).toEqual([
+      { name: 'Valea Mare', kind: 'sat', siruta: 2265, parent: 'Albac', parentSiruta: 2130, postalCode: '517022' },
+      { name: 'Valea Mare', kind: 'sat', siruta: 5005, parent: 'Întregalde', parentSiruta: 4981, postalCode: '517366' },
+    ]);
+    expect(countsOf(file)).toEqual({ counties: 1, municipiu: 0, oras: 0, sector: 0, comuna: 2, sat: 3 });
+  });
+
+  it('writes the old spelling of before 1993 in today\'s (î inside a word is â) and pads postal codes to six digits', () => {
+    expect(modernSpelling('CÎMPENI')).toBe('CÂMPENI');
+    expect(modernSpelling('PÎCLIȘA')).toBe('PÂCLIȘA');
+    expect(modernSpelling('ÎNTREGALDE')).toBe('ÎNTREGALDE');
+    expect(modernSpelling('VALEA ÎNDĂRĂT')).toBe('VALEA ÎNDĂRĂT');
+    expect(titleCaseRo('CÎMPENI')).toBe('Câmpeni');
+    expect(titleCaseRo('TÎRGU MUREŞ')).toBe('Târgu Mureș');
+    expect(postalCodeOf('10013')).toBe('010013');
+    expect(postalCodeOf('517018')).toBe('517018');
+    expect(postalCodeOf('0')).toBeUndefined();
+    expect(postalCodeOf('')).toBeUndefined();
+    const old = parseSirutaCsv('SIRUTA;DENLOC;CODP;JUD;SIRSUP;TIP;NIV\n10;JUDEŢUL ALBA;0;1;1;40;1\n1883;ORAŞ CÎMPENI;0;1;10;2;2\n', {});
+    expect(old.counties[0].cities).toEqual([{ name: 'Câmpeni', kind: 'oras', siruta: 1883 }]);
   });
 
   it('reads a semicolon-separated, quoted, Latin-2 file with CRLF lines', () => {
@@ -213,7 +249,7 @@ describe('formatLocalitiesJson', () => {
   it('writes JSON that reads back the same, one locality per line', () => {
     const file = parseSirutaCsv(UTF8_CSV, { withVillages: true });
     const text = formatLocalitiesJson(file);
-    expect(JSON.parse(text)).toEqual(file);
+    expect(JSON.parse(text)).toEqual({ ...file, counts: countsOf(file) });
     expect(text).toContain('\n        { "name": "Albac", "kind": "comuna", "siruta": 2130 },\n');
     expect(text.endsWith('}\n')).toBe(true);
   });

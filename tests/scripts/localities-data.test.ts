@@ -19,12 +19,12 @@ const countyOf = (name: string, kind = 'oras'): string[] =>
 
 /**
  * [municipalities, towns] per county, as counted independently of the list itself (the 2011
- * totals: 103 municipii, 217 orașe; no change in status since). Ilfov has no municipality: its
+ * totals: 103 municipii, 217 orașe; SIRUTA 2025 lists Băneasa, Constanța, as a commune: 216). Ilfov has no municipality: its
  * seat, Buftea, is an oraș (SIRUTA type 5, "oraș reședință de județ").
  */
 const URBAN_COUNTS: Record<string, [number, number]> = {
   AB: [4, 7], AR: [1, 9], AG: [3, 4], BC: [3, 5], BH: [4, 6], BN: [1, 3], BT: [2, 5], BV: [4, 6],
-  BR: [1, 3], B: [1, 0], BZ: [2, 3], CS: [2, 6], CL: [2, 3], CJ: [5, 1], CT: [3, 9], CV: [2, 3],
+  BR: [1, 3], B: [1, 0], BZ: [2, 3], CS: [2, 6], CL: [2, 3], CJ: [5, 1], CT: [3, 8], CV: [2, 3],
   DB: [2, 5], DJ: [3, 4], GL: [2, 2], GR: [1, 2], GJ: [2, 7], HR: [4, 5], HD: [7, 7], IL: [3, 4],
   IS: [2, 3], IF: [0, 8], MM: [2, 11], MH: [2, 3], MS: [4, 7], NT: [2, 3], OT: [2, 6], PH: [2, 12],
   SM: [2, 4], SJ: [1, 3], SB: [2, 9], SV: [5, 11], TR: [3, 2], TM: [2, 8], TL: [1, 4], VS: [3, 2],
@@ -65,18 +65,55 @@ describe('server/db/seed/localities.json', () => {
     }
   });
 
-  it('uses only the known kinds and null or valid SIRUTA codes', () => {
+  it('uses only the known kinds and SIRUTA codes, each once; a village names a unit of its county', () => {
+    const seen = new Set<number>();
+    const checked = data.counties.flatMap((c) => c.cities).filter((city) => isValidSirutaCode(city.siruta as number));
+    expect(checked.length).toBe(data.counties.flatMap((c) => c.cities).length - 77);
     for (const c of data.counties) {
+      const units = new Set(c.cities.filter((city) => city.kind !== 'sat').map((city) => city.siruta));
       for (const city of c.cities) {
-        expect(['municipiu', 'oras', 'comuna', 'sector'], `${c.code} ${city.name}`).toContain(city.kind);
-        if (city.siruta !== null) expect(isValidSirutaCode(city.siruta), `${c.code} ${city.name}`).toBe(true);
+        expect(['municipiu', 'oras', 'comuna', 'sector', 'sat'], `${c.code} ${city.name}`).toContain(city.kind);
+        // Most codes carry INS's check digit; 77 units created later (e.g. Cut, Alba: 9019) do not, and are official all the same.
+        expect(Number.isInteger(city.siruta) && (city.siruta as number) > 0, `${c.code} ${city.name}`).toBe(true);
+        expect(seen.has(city.siruta as number), `${city.siruta} twice`).toBe(false);
+        seen.add(city.siruta as number);
+        if (city.kind === 'sat') expect(units.has(city.parentSiruta as number), `${c.code} ${city.name}`).toBe(true);
+        else expect(city.parentSiruta).toBeUndefined();
+        if (city.postalCode !== undefined) expect(city.postalCode, `${c.code} ${city.name}`).toMatch(/^\d{6}$/);
       }
     }
   });
 
-  it('has no duplicate (county, name, kind)', () => {
-    const keys = data.counties.flatMap((c) => c.cities.map((city) => `${c.code}|${city.name}|${city.kind}`));
-    expect(new Set(keys).size).toBe(keys.length);
+  it('has the counts of the register (DATA-SOURCES): 42 counties, 3,181 units, 13,431 villages and component localities', () => {
+    expect(data.counts).toEqual({ counties: 42, municipiu: 103, oras: 216, sector: 6, comuna: 2862, sat: 13431 });
+    expect(count('municipiu') + count('oras') + count('comuna')).toBe(3181);
+    expect(count('sat')).toBe(13755 - 6 - 102 - 216);
+    // County Alba: 78 units and 716 localities, of which 11 are the municipalities and towns themselves.
+    const alba = data.counties.find((c) => c.code === 'AB')!;
+    expect(alba.cities.filter((c) => c.kind !== 'sat')).toHaveLength(78);
+    expect(alba.cities.filter((c) => c.kind === 'sat')).toHaveLength(716 - 11);
+    expect(alba.cities.find((c) => c.siruta === 2256)).toEqual({ name: 'Rogoz', kind: 'sat', siruta: 2256, parent: 'Albac', parentSiruta: 2130, postalCode: '517018' });
+  });
+
+  it('keeps villages of the same name in one county apart (385 names repeat, 866 rows)', () => {
+    let names = 0;
+    let rows = 0;
+    for (const c of data.counties) {
+      const byName = new Map<string, number>();
+      for (const city of c.cities.filter((x) => x.kind === 'sat')) byName.set(city.name, (byName.get(city.name) ?? 0) + 1);
+      for (const n of byName.values()) if (n > 1) {
+        names++;
+        rows += n;
+      }
+    }
+    expect(names).toBeGreaterThan(300);
+    expect(rows).toBeGreaterThan(2 * names - 1);
+  });
+
+  it('writes names in today\'s spelling: â inside words, not the î of before 1993', () => {
+    const inside = data.counties.flatMap((c) => c.cities.filter((city) => /\p{L}î\p{L}/u.test(city.name)).map((city) => `${c.code} ${city.name}`));
+    expect(inside).toEqual([]);
+    expect(countyOf('Câmpeni')).toEqual(['AB']);
   });
 
   it('writes ș ț with comma below, never the cedilla ş ţ, and trims names', () => {
@@ -90,10 +127,9 @@ describe('server/db/seed/localities.json', () => {
     }
   });
 
-  it('has 103 municipalities and 217 towns (the official totals; "about 216")', () => {
+  it('has 103 municipalities and 216 towns (SIRUTA 2025; Băneasa, Constanța, is a commune there)', () => {
     expect(count('municipiu')).toBe(103);
-    expect(count('oras')).toBe(217);
-    expect(Math.abs(count('oras') - 216)).toBeLessThanOrEqual(3);
+    expect(count('oras')).toBe(216);
   });
 
   it('has the expected number of municipalities and towns in each county', () => {
@@ -114,8 +150,8 @@ describe('server/db/seed/localities.json', () => {
   it('has București as a municipality with its 6 sectors', () => {
     const b = data.counties.find((c) => c.code === 'B');
     expect(b?.cities).toEqual([
-      { name: 'București', kind: 'municipiu', siruta: null },
-      ...[1, 2, 3, 4, 5, 6].map((n) => ({ name: `Sectorul ${n}`, kind: 'sector', siruta: null })),
+      { name: 'București', kind: 'municipiu', siruta: 179132 },
+      ...[179141, 179150, 179169, 179178, 179187, 179196].map((siruta, i) => ({ name: `Sectorul ${i + 1}`, kind: 'sector', siruta })),
     ]);
     expect(count('sector')).toBe(6);
   });
