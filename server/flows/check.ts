@@ -6,7 +6,7 @@
  * widgets/names.json); every step `rule` names a rule of server/registration/step-rules.ts; every
  * locale key exists in locales/ro and locales/en; every endpoint is a route of the server; every
  * example is valid against its step schema; every step is reachable and every variant applies to
- * some request. Pure over its input: the caller reads the files and knows the routes.
+ * some request; every CAEN code named (locked codes, activities' defaults) is a CAEN Rev.3 class. Pure over its input: the caller reads the files and knows the routes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +38,10 @@ export interface CheckInput {
   routeExists: (method: 'GET' | 'POST', url: string) => boolean;
   partners: { slug: string; unaffiliated: boolean }[];
   activities: string[];
+  /** The classes of CAEN Rev.3 (server/db/seed/caen-rev3.json): the only codes a flow or an activity may name. */
+  caenCodes: Set<string>;
+  /** Each activity's default CAEN code (server/db/seed/activities.json `caen`), in file order. */
+  activityCaen: { code: string; caen: string | null }[];
 }
 
 const LOCALE_KEY = /^[a-zA-Z]+:[a-zA-Z0-9_.-]+$/;
@@ -62,6 +66,17 @@ function uiLocaleKeys(value: unknown, pointer: string, out: [string, string][] =
   return out;
 }
 
+/** Every CAEN code a uiSchema names (`lockedCodes` of the overview), with its JSON pointer. */
+function uiCaenCodes(value: unknown, pointer: string, out: [string, unknown][] = []): [string, unknown][] {
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'lockedCodes' && Array.isArray(v)) v.forEach((code, i) => out.push([`${pointer}/${k}/${i}`, code]));
+      else uiCaenCodes(v, `${pointer}/${k}`, out);
+    }
+  }
+  return out;
+}
+
 function uiComponents(value: unknown, pointer: string, out: [string, 'ui:widget' | 'ui:field', string][] = []) {
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
@@ -74,6 +89,11 @@ function uiComponents(value: unknown, pointer: string, out: [string, 'ui:widget'
 
 export function checkFlows(input: CheckInput): Problem[] {
   const problems: Problem[] = [];
+  input.activityCaen.forEach(({ code, caen }, i) => {
+    if (caen !== null && !input.caenCodes.has(caen)) {
+      problems.push({ level: 'error', file: 'server/db/seed/activities.json', path: `#/activities/${i}/caen`, message: `activity ${code}: ${caen} is not a CAEN Rev.3 class` });
+    }
+  });
   const ajv = stepAjv();
   const checkMeta = ajv.compile(input.metaSchema);
   const validators = new Map([...input.schemas].map(([id, s]) => [id, ajv.compile(s)]));
@@ -172,6 +192,9 @@ export function checkFlows(input: CheckInput): Problem[] {
       const known = kind === 'ui:widget' ? input.widgetNames : input.fieldNames;
       if (!known.has(name)) report(soft, p, `${kind} "${name}" is not in widgets/registry.ts${pending ? ' (step pending)' : ''}${where}`);
     }
+    for (const [p, code] of uiCaenCodes(step.uiSchema ?? {}, `${pointer}/uiSchema`)) {
+      if (typeof code !== 'string' || !input.caenCodes.has(code)) report('error', p, `${JSON.stringify(code)} is not a CAEN Rev.3 class (server/db/seed/caen-rev3.json)${where}`);
+    }
     if (step.rule !== undefined && !input.ruleNames.has(step.rule)) {
       report('error', `${pointer}/rule`, `rule "${step.rule}" is not in server/registration/step-rules.ts${where}`);
     }
@@ -227,7 +250,8 @@ export function checkInput(files: CheckInput['files'], routeExists: CheckInput['
   const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as T;
   const names = read<{ widgets: Record<string, string>; fields: Record<string, string> }>('widgets/names.json');
   const partners = read<{ partners: { slug: string; is_unaffiliated: boolean }[] }>('server/db/seed/partners.json').partners;
-  const activities = read<{ activities: { code: string }[] }>('server/db/seed/activities.json').activities;
+  const activities = read<{ activities: { code: string; caen?: string | null }[] }>('server/db/seed/activities.json').activities;
+  const caen = read<{ codes: { code: string }[] }>('server/db/seed/caen-rev3.json').codes;
   return {
     files,
     metaSchema: JSON.parse(fs.readFileSync(path.join(FLOWS_DIR, 'flow.schema.json'), 'utf8')) as object,
@@ -239,5 +263,7 @@ export function checkInput(files: CheckInput['files'], routeExists: CheckInput['
     routeExists,
     partners: partners.map((p) => ({ slug: p.slug, unaffiliated: p.is_unaffiliated })),
     activities: activities.map((a) => a.code),
+    caenCodes: new Set(caen.map((c) => c.code)),
+    activityCaen: activities.map((a) => ({ code: a.code, caen: a.caen ?? null })),
   };
 }

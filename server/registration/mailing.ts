@@ -104,8 +104,10 @@ export async function validateMailingAddress(db: Db, body: MailingAddressBody) {
   if (!values.number) errors.number = [MESSAGES.required];
   if (values.contactPhone !== null && !/^07\d{8}$/.test(values.contactPhone)) errors.contact_phone = [MESSAGES.phone];
   if (values.postalCode !== null && !/^\d{6}$/.test(values.postalCode)) errors.postal_code = [MESSAGES.postalCode];
-  await checkCountyAndCity(db, values.countyId, values.cityId, errors);
+  const place = await checkCountyAndCity(db, values.countyId, values.cityId, errors);
   if (Object.keys(errors).length) throw new FieldValidationError(errors);
+  // A village's own postal code when none was given (SIRUTA has one for most villages).
+  if (values.postalCode === null && place?.city.postalCode) values.postalCode = place.city.postalCode;
   return values;
 }
 
@@ -128,7 +130,7 @@ export async function mailingAddressOf(db: Db, userId: number): Promise<MailingA
       county_id: mailingAddresses.countyId,
       city_id: mailingAddresses.cityId,
       county: counties.name,
-      city: cities.name,
+      city: cities.label,
       postal_code: mailingAddresses.postalCode,
       street: mailingAddresses.street,
       number: mailingAddresses.number,

@@ -1,6 +1,7 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../db';
 import { caenCodes } from '../db/schema';
+import { CURRENT_CAEN_REVISION, currentCaenId, currentEquivalents } from '../db/caen';
 import { FieldValidationError } from '../lib/http-errors';
 import { defaultCaenCode } from '../db/activity-caen';
 import { cnpProblem as coreCnpProblem } from '../../src/core/personal-code';
@@ -34,6 +35,7 @@ export const MESSAGES = {
   primaryNotDeletable: 'Codul CAEN principal nu poate fi șters; îl poți înlocui cu altul.',
   lockedCodes: (codes: string[]) => `Codurile ${codes.join(' și ')} sunt stabilite de partener și nu pot fi modificate.`,
   codesByOperator: 'Codurile CAEN vor fi stabilite de colegii noștri pe baza activității descrise.',
+  previousRevision: (code: string) => `Codul ${code} este din CAEN Rev.2, pe care Registrul Comerțului nu îl mai acceptă: alege codul CAEN Rev.3 care îl înlocuiește.`,
 } as const;
 
 /** Letters (with diacritics), spaces, hyphens and apostrophes; 1–60 characters. */
@@ -70,27 +72,49 @@ export function overviewOptions(step: Pick<FlowStep, 'uiSchema'> | undefined): O
 
 export type CaenRow = typeof caenCodes.$inferSelect;
 
+export interface RequestCode {
+  id: number;
+  code: string;
+  name: string;
+  is_primary: 0 | 1;
+  revision: string;
+  /** A code of the previous revision: the current classes it became (several: the applicant chooses). */
+  replaced_by?: Array<{ id: number; code: string; name: string }>;
+}
+
 /** The request's codes (ids in `form_data.codes`, primary first) as the API shows them (spec 001 §3 "CAEN code"). */
-export async function codesOf(db: Db, formData: Record<string, unknown>): Promise<Array<{ id: number; code: string; name: string; is_primary: 0 | 1 }>> {
+export async function codesOf(db: Db, formData: Record<string, unknown>): Promise<RequestCode[]> {
   const ids = Array.isArray(formData.codes) ? (formData.codes as unknown[]).filter((v): v is number => Number.isInteger(v)) : [];
   if (!ids.length) return [];
   const rows = await db.select().from(caenCodes).where(inArray(caenCodes.id, ids));
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const old = rows.filter((r) => r.revision !== CURRENT_CAEN_REVISION).map((r) => r.id);
+  const equivalents = await currentEquivalents(db, old);
   return ids
     .map((id) => byId.get(id))
     .filter((r): r is CaenRow => !!r)
-    .map((r, i) => ({ id: r.id, code: r.code, name: r.name, is_primary: i === 0 ? 1 : 0 }));
+    .map((r, i) => ({
+      id: r.id,
+      code: r.code,
+      name: r.name,
+      is_primary: i === 0 ? 1 : 0,
+      revision: r.revision,
+      ...(r.revision !== CURRENT_CAEN_REVISION ? { replaced_by: equivalents.get(r.id) ?? [] } : {}),
+    }));
 }
 
 /**
  * Checks a new list of codes (ids, primary first): at most five, no repeats, all existing, the
- * partner's locked codes kept first and in order, the primary never removed. Returns the rows.
+ * partner's locked codes kept first and in order, the primary never removed. Codes are of the
+ * current revision (CAEN Rev.3); a Rev.2 code that split keeps its place while the applicant edits
+ * other codes (`previous` holds it), but the dossier is not sent with it (`sendRule`).
  */
 export async function checkCodes(
   db: Db,
   ids: number[],
   options: OverviewOptions,
   previous: unknown,
+  { sending = false } = {},
 ): Promise<string | null> {
   if (options.codesByOperator) return MESSAGES.codesByOperator;
   if (ids.length > options.maxCodes) return MESSAGES.tooManyCodes(options.maxCodes);
@@ -98,16 +122,13 @@ export async function checkCodes(
   if (!ids.length) return Array.isArray(previous) && previous.length ? MESSAGES.primaryNotDeletable : MESSAGES.primaryRequired;
   const rows = await db.select().from(caenCodes).where(inArray(caenCodes.id, ids));
   if (rows.length !== ids.length) return MESSAGES.unknownCode;
+  const kept = new Set(Array.isArray(previous) ? previous : []);
+  const old = rows.find((r) => r.revision !== CURRENT_CAEN_REVISION && (sending || !kept.has(r.id)));
+  if (old) return sending ? MESSAGES.previousRevision(old.code) : MESSAGES.unknownCode;
   const codeOf = new Map(rows.map((r) => [r.id, r.code]));
   const chosen = ids.map((id) => codeOf.get(id));
   if (options.lockedCodes.some((code, i) => chosen[i] !== code)) return MESSAGES.lockedCodes(options.lockedCodes);
   return null;
-}
-
-async function caenIdOf(db: Db, code: string | null): Promise<number | null> {
-  if (!code) return null;
-  const [row] = await db.select({ id: caenCodes.id }).from(caenCodes).where(eq(caenCodes.code, code));
-  return row?.id ?? null;
 }
 
 /**
@@ -124,10 +145,10 @@ export async function activityCodes(
   options: OverviewOptions,
 ): Promise<number[] | undefined> {
   const current = Array.isArray(formData.codes) ? (formData.codes as unknown[]) : [];
-  const previousDefault = await caenIdOf(db, defaultCaenCode(formData.activity));
+  const previousDefault = await currentCaenId(db, defaultCaenCode(formData.activity));
   const untouched = current.length === 0 || (current.length === 1 && current[0] === previousDefault);
   if (!untouched) return undefined;
-  const next = options.codesByOperator || options.lockedCodes.length ? null : await caenIdOf(db, defaultCaenCode(activity));
+  const next = options.codesByOperator || options.lockedCodes.length ? null : await currentCaenId(db, defaultCaenCode(activity));
   const codes = next === null ? [] : [next];
   return codes.length === current.length && codes[0] === current[0] ? undefined : codes;
 }
@@ -149,7 +170,7 @@ export const sendRule: StepRule = async ({ app, request, step }) => {
   const options = overviewOptions(step);
   if (!options.codesByOperator) {
     const ids = Array.isArray(request.formData.codes) ? (request.formData.codes as number[]) : [];
-    const problem = await checkCodes(app.db, ids, options, []);
+    const problem = await checkCodes(app.db, ids, options, [], { sending: true });
     if (problem) errors.codes = [problem];
   }
   if (Object.keys(errors).length) throw new FieldValidationError(errors, Object.values(errors)[0][0]);

@@ -60,7 +60,7 @@ export function extrasSql({ id, userId, partnerId, signatureFileId }: ExtrasKeys
       from request_documents d join files f on f.id = d.file_id where d.request_id = ${id}),
     'mailing_address', (select json_build_object(
         'contact_first_name', m.contact_first_name, 'contact_last_name', m.contact_last_name, 'contact_phone', m.contact_phone,
-        'county_id', m.county_id, 'city_id', m.city_id, 'county', co.name, 'city', ci.name, 'postal_code', m.postal_code,
+        'county_id', m.county_id, 'city_id', m.city_id, 'county', co.name, 'city', ci.label, 'postal_code', m.postal_code,
         'street', m.street, 'number', m.number, 'building', m.building, 'entrance', m.entrance, 'floor', m.floor,
         'apartment', m.apartment)
       from mailing_addresses m join counties co on co.id = m.county_id join cities ci on ci.id = m.city_id

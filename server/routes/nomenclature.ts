@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { and, arrayContains, asc, count, eq, ilike, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { searchKey } from '../../src/core/counties';
 import { activities, cities, counties, lostReasons, maritalStatuses } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
@@ -7,8 +7,11 @@ import { dbId, dbOffset } from '../lib/input-limits';
 import { arrayOf, bool, int, nullStr, obj, page, replies, str } from '../lib/api-schemas';
 
 const county = obj({ id: int, name: str, code: str });
-/** `kind`: municipiu, oras, comuna, sat, sector. */
-const city = obj({ id: int, name: str, county_id: int, kind: str });
+/**
+ * `name`: how the locality is written in an address ("Rogoz, comuna Albac"); `kind`: municipiu, oras,
+ * comuna, sat, sector; `postal_code`: SIRUTA's, when the locality has its own.
+ */
+const city = obj({ id: int, name: str, county_id: int, kind: str, postal_code: nullStr });
 const activity = obj({ id: int, code: str, name: str, is_primary: bool, is_active: bool });
 const maritalStatus = obj({ id: int, code: str, display_name: str, display_description: str, is_default: bool });
 const lostReason = obj({ identifier: str, fe_text: str, fe_subtext: nullStr });
@@ -19,9 +22,12 @@ const pageParams = {
   properties: { offset: dbOffset, limit: { type: 'integer', minimum: 1, maximum: 100 } },
 } as const;
 
-/** `%term%` for LIKE, with the wildcard characters of the term escaped. */
+/** The wildcard characters of LIKE escaped. */
+const escapeLike = (key: string) => key.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `%term%` for LIKE, diacritics and case ignored. */
 function likeTerm(term: string): string {
-  return `%${searchKey(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(searchKey(term))}%`;
 }
 
 export default (async (app) => {
@@ -59,14 +65,20 @@ export default (async (app) => {
       const [county] = await app.db.select({ id: counties.id }).from(counties).where(eq(counties.id, countyId));
       if (!county) throw new FieldValidationError({ county_id: ['Județul ales nu există.'] });
       const conditions: SQL[] = [eq(cities.countyId, countyId)];
-      if (term?.trim()) conditions.push(ilike(cities.searchName, likeTerm(term)));
+      const key = term?.trim() ? searchKey(term) : '';
+      // A village is found by its own name and by its commune's: the label holds both ("rogoz, comuna albac").
+      if (key) conditions.push(ilike(cities.searchName, likeTerm(term!)));
       const where = and(...conditions);
+      // Localities whose name starts with the search first; municipalities, then towns, sectors, communes and villages.
+      const rank = sql`case ${cities.kind} when 'municipiu' then 0 when 'oras' then 1 when 'sector' then 2 when 'comuna' then 3 else 4 end`;
+      const order = [rank, asc(cities.searchName), asc(cities.id)];
+      if (key) order.unshift(desc(sql`${cities.searchName} like ${`${escapeLike(key)}%`}`));
       const [rows, [{ total }]] = await Promise.all([
         app.db
-          .select({ id: cities.id, name: cities.name, county_id: cities.countyId, kind: cities.kind })
+          .select({ id: cities.id, name: cities.label, county_id: cities.countyId, kind: cities.kind, postal_code: cities.postalCode })
           .from(cities)
           .where(where)
-          .orderBy(asc(cities.searchName), asc(cities.id))
+          .orderBy(...order)
           .limit(limit)
           .offset(offset),
         app.db.select({ total: count() }).from(cities).where(where),

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { and, asc, count, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { CURRENT_CAEN_REVISION } from '../db/caen';
+import type { Db } from '../db';
 import { searchKey } from '../../src/core/counties';
-import { caenCodes } from '../db/schema';
+import { caenCodes, caenCorrespondence } from '../db/schema';
 import { FieldValidationError } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { staleStep } from '../registration/model';
@@ -11,9 +13,20 @@ import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, overviewOptions
 import { DB_INT_MAX, dbId, dbOffset } from '../lib/input-limits';
 import { arrayOf, bool, int, nullStr, obj, page, replies, requestWith, str } from '../lib/api-schemas';
 
-const caenCode = obj({ id: int, code: str, name: str });
+/** `replaces`: the old CAEN Rev.2 codes (matching the search) this Rev.3 class replaces. */
+const caenCode = obj({ id: int, code: str, name: str, replaces: arrayOf(str) });
 /** The request's codes, primary first (spec 001 §3 "CAEN code"). */
-const requestCodes = arrayOf(obj({ id: int, code: str, name: str, is_primary: { type: 'integer', enum: [0, 1] } }));
+const requestCodes = arrayOf(
+  obj({
+    id: int,
+    code: str,
+    name: str,
+    is_primary: { type: 'integer', enum: [0, 1] },
+    /** "CAEN Rev.3"; a code still in "CAEN Rev.2" is one that split: the applicant chooses among `replaced_by`. */
+    revision: str,
+    replaced_by: arrayOf(obj({ id: int, code: str, name: str })),
+  }),
+);
 const overview = obj({
   company_name: nullStr,
   activity: nullStr,
@@ -39,8 +52,22 @@ interface UpdateBody {
   value?: unknown;
 }
 
-/** `%term%` for LIKE, with the wildcard characters of the term escaped. */
+/** The term with the wildcard characters of LIKE escaped. */
 const likeEscaped = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** For each Rev.3 class, the Rev.2 codes starting with the searched digits that it replaces. */
+async function replacedCodes(db: Db, ids: number[], pattern: string): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ids.length) return out;
+  const rows = await db
+    .select({ id: caenCorrespondence.rev3Id, code: caenCodes.code })
+    .from(caenCorrespondence)
+    .innerJoin(caenCodes, eq(caenCodes.id, caenCorrespondence.rev2Id))
+    .where(and(inArray(caenCorrespondence.rev3Id, ids), like(caenCodes.code, pattern)))
+    .orderBy(asc(caenCodes.code));
+  for (const r of rows) out.set(r.id, [...(out.get(r.id) ?? []), r.code]);
+  return out;
+}
 
 /**
  * The overview step's own calls (spec 001 §2 item 4, §5, §7): the CAEN search, the inline edits of
@@ -65,14 +92,21 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
       const { offset, size } = request.params;
       const term = request.query.search_term?.trim() ?? '';
       if (term && term.length < MIN_SEARCH) throw new FieldValidationError({ search_term: ['Introdu cel puțin 3 caractere.'] });
-      const conditions: SQL[] = [];
+      const conditions: SQL[] = [eq(caenCodes.revision, CURRENT_CAEN_REVISION)];
+      const digits = term.replace(/[.\s]/g, '');
+      const oldCodes = /^\d+$/.test(digits) ? `${likeEscaped(digits)}%` : null;
       if (term) {
-        const digits = term.replace(/[.\s]/g, '');
-        const byCode = /^\d+$/.test(digits) ? ilike(caenCodes.code, `${likeEscaped(digits)}%`) : undefined;
         const byName = ilike(caenCodes.searchName, `%${likeEscaped(searchKey(term))}%`);
+        // An old Rev.2 code finds the Rev.3 classes that replace it ("6201" → 6210).
+        const byCode = oldCodes
+          ? or(
+              like(caenCodes.code, oldCodes),
+              sql`${caenCodes.id} in (select c.rev3_id from caen_correspondence c join caen_codes r on r.id = c.rev2_id where r.code like ${oldCodes})`,
+            )
+          : undefined;
         conditions.push(byCode ? (or(byCode, byName) as SQL) : byName);
       }
-      const where = conditions.length ? and(...conditions) : undefined;
+      const where = and(...conditions);
       const [rows, [{ total }]] = await Promise.all([
         app.db
           .select({ id: caenCodes.id, code: caenCodes.code, name: caenCodes.name })
@@ -83,7 +117,12 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
           .offset(offset),
         app.db.select({ total: count() }).from(caenCodes).where(where),
       ]);
-      return { message: '', payload: { data: rows, total } };
+      const replaces = oldCodes ? await replacedCodes(app.db, rows.map((r) => r.id), oldCodes) : new Map<number, string[]>();
+      const data = rows.map((r) => {
+        const old = (replaces.get(r.id) ?? []).filter((code) => code !== r.code);
+        return old.length ? { ...r, replaces: old } : r;
+      });
+      return { message: '', payload: { data, total } };
     },
   );
 

@@ -51,7 +51,7 @@ const dossierFile = obj({ id: int, name: str, content_type: str, size: int, crea
 const dossierDetail = obj({
   dossier: dossierItem,
   request: ref('registration-request.json'),
-  caen_codes: arrayOf(obj({ id: int, code: str, name: str, is_primary: int })),
+  caen_codes: arrayOf(obj({ id: int, code: str, name: str, is_primary: int, revision: str, replaced_by: arrayOf(obj({ id: int, code: str, name: str })) })),
   payments: arrayOf(dossierPayment),
   files: arrayOf(dossierFile),
   audit: arrayOf(auditEntry),

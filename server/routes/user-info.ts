@@ -72,15 +72,17 @@ export default (async (app) => {
       const place = await checkCountyAndCity(app.db, body.county_id, body.city_id, errors);
       if (Object.keys(errors).length || !place) throw new FieldValidationError(errors);
       const { county, city } = place;
+      // A village's own postal code when the applicant left the field empty (SIRUTA has one for most villages).
+      values.postal_code ||= city.postalCode ?? '';
 
       const profile: Record<string, unknown> = {
         ...values,
         county_id: county.id,
         county: county.name,
         city_id: city.id,
-        city: city.name,
+        city: city.label,
         address_1: formatAddressLine1(values),
-        address_2: formatAddressLine2({ city: city.name, county: county.name, countyCode: county.code, postalCode: values.postal_code }),
+        address_2: formatAddressLine2({ city: city.label, county: county.name, countyCode: county.code, postalCode: values.postal_code }),
       };
       // An empty place of birth keeps the one already known (from the identity document).
       const placeOfBirth = clean(body.place_of_birth);

@@ -65,6 +65,23 @@ describe('npm run flows:check', () => {
     expect(at('#/steps/8/submit')[0]).toContain('POST /api/registration/collect/cardd is not a route of the server');
   });
 
+  it('refuses a CAEN code that is not a CAEN Rev.3 class: a partner\'s locked code, an activity\'s default', () => {
+    const problems = checkFlows({
+      ...withNewFlow((f) => {
+        // 8291 and 6619 exist in Rev.3; 6201 was Rev.2 only (Rev.3: 6210).
+        f.variants.find((v: { id: string }) => v.id === 'icredit').steps['requesting-company-step-7'].uiSchema['ui:options'].lockedCodes = ['8291', '6201'];
+      }),
+      activityCaen: [...input.activityCaen, { code: 'web-design-vechi', caen: '6201' }],
+    }).filter((p) => p.level === 'error');
+    expect(problems).toContainEqual(
+      expect.objectContaining({ file: 'flows/new-pfa.json', path: expect.stringContaining('/uiSchema/ui:options/lockedCodes/1'), message: expect.stringContaining('"6201" is not a CAEN Rev.3 class') }),
+    );
+    expect(problems).toContainEqual(
+      expect.objectContaining({ file: 'server/db/seed/activities.json', path: `#/activities/${input.activityCaen.length}/caen`, message: expect.stringContaining('6201 is not a CAEN Rev.3 class') }),
+    );
+    expect(problems.some((p) => p.message.includes('"8291"'))).toBe(false);
+  });
+
   it('reports variants that patch unknown steps, steps no request reaches and duplicate ids', () => {
     const messages = (mutate: (f: Record<string, any>) => void) => checkFlows(withNewFlow(mutate)).map((p) => `${p.path} ${p.message}`);
     expect(messages((f) => (f.variants[0].steps['requesting-company-step-42'] = { title: 'steps:card.title' }))).toContain(

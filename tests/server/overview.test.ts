@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { caenId, CURRENT_CAEN_REVISION, PREVIOUS_CAEN_REVISION } from '../../server/db/caen';
 import { caenCodes, registrationRequests } from '../../server/db/schema';
 import { cnpProblem } from '../../server/registration/overview';
 import { isValidCnp } from '../../server/identity/romanian-person';
@@ -20,10 +21,13 @@ const update = (user: RegisteredUser, payload: object) => post('/api/registratio
 /** A valid CNP: a man born on 1990-05-15 in Cluj (check digit computed). */
 const CNP = '1900515125806';
 
+/** The id of a CAEN Rev.3 class (ids carry the revision: server/db/caen.ts). */
 async function idOf(code: string): Promise<number> {
-  const [row] = await app.db.select().from(caenCodes).where(eq(caenCodes.code, code));
+  const [row] = await app.db.select().from(caenCodes).where(and(eq(caenCodes.code, code), eq(caenCodes.revision, CURRENT_CAEN_REVISION)));
   return row.id;
 }
+const rev3 = (code: string) => caenId(CURRENT_CAEN_REVISION, code);
+const rev2 = (code: string) => caenId(PREVIOUS_CAEN_REVISION, code);
 
 const requestRow = (user: RegisteredUser) => requestRowOf(app, user);
 
@@ -50,24 +54,46 @@ describe('CNP check', () => {
 });
 
 describe('GET /api/nomenclature/code/index/:offset/:size', () => {
-  it('holds the 615 CAEN Rev.2 classes and pages them by 25 without sign-in', async () => {
+  it('holds the 651 CAEN Rev.3 classes and pages them by 25 without sign-in', async () => {
     const res = await get('/api/nomenclature/code/index/0/25');
     expect(res.statusCode).toBe(200);
     const { data, total } = res.json().payload;
-    expect(total).toBe(615);
+    expect(total).toBe(651);
     expect(data).toHaveLength(25);
-    expect(data[0]).toEqual({ id: 111, code: '0111', name: expect.stringContaining('Cultivarea cerealelor') });
-    const [row] = await app.db.select().from(caenCodes).where(eq(caenCodes.code, '6201'));
-    expect(row).toMatchObject({ section: 'J', revision: 'CAEN Rev.2', name: 'Activități de realizare a soft-ului la comandă (software orientat client)' });
+    expect(data[0]).toEqual({ id: rev3('0111'), code: '0111', name: expect.stringContaining('Cultivarea cerealelor') });
+    const [row] = await app.db.select().from(caenCodes).where(eq(caenCodes.id, rev3('6210')));
+    expect(row).toMatchObject({ section: 'K', revision: 'CAEN Rev.3', name: 'Activități de realizare a soft-ului la comandă (software orientat client)' });
+    // Rev.2 stays in the database for what requests stored, under other ids, and is never offered.
+    const [old] = await app.db.select().from(caenCodes).where(eq(caenCodes.id, rev2('6201')));
+    expect(old).toMatchObject({ code: '6201', revision: 'CAEN Rev.2' });
   });
 
-  it('finds by code prefix and by name without diacritics', async () => {
-    const byCode = (await get('/api/nomenclature/code/index/0/25?search_term=620')).json().payload;
-    expect(byCode.data.map((c: { code: string }) => c.code)).toEqual(['6201', '6202', '6203', '6209']);
-    const byName = (await get(`/api/nomenclature/code/index/0/25?search_term=${encodeURIComponent('activitati de contabilitate')}`)).json().payload;
+  it('finds by code prefix and by name, ignoring diacritics and case', async () => {
+    const byCode = (await get('/api/nomenclature/code/index/0/25?search_term=621')).json().payload;
+    expect(byCode.data.map((c: { code: string }) => c.code)).toEqual(['6210']);
+    const byName = (await get(`/api/nomenclature/code/index/0/25?search_term=${encodeURIComponent('ACTIVITATI DE CONTABILITATE')}`)).json().payload;
     expect(byName.data.map((c: { code: string }) => c.code)).toEqual(['6920']);
     const accented = (await get(`/api/nomenclature/code/index/0/25?search_term=${encodeURIComponent('ȘOFT-ului')}`)).json().payload;
-    expect(accented.data.map((c: { code: string }) => c.code)).toEqual(['6201']);
+    expect(accented.data.map((c: { code: string }) => c.code)).toEqual(['6210']);
+    const cedilla = (await get(`/api/nomenclature/code/index/0/25?search_term=${encodeURIComponent('consultanţă în tehnologia informaţiei')}`)).json().payload;
+    expect(cedilla.data.map((c: { code: string }) => c.code)).toEqual(['6220']);
+  });
+
+  it('finds the Rev.3 classes that replace an old Rev.2 code, saying which code they replace', async () => {
+    const old = (await get('/api/nomenclature/code/index/0/25?search_term=6201')).json().payload;
+    expect(old.data).toEqual([{ id: rev3('6210'), code: '6210', name: 'Activități de realizare a soft-ului la comandă (software orientat client)', replaces: ['6201'] }]);
+    const both = (await get('/api/nomenclature/code/index/0/25?search_term=620')).json().payload;
+    expect(both.data.map((c: { code: string; replaces?: string[] }) => [c.code, c.replaces])).toEqual([
+      ['6210', ['6201']],
+      ['6220', ['6202', '6203']],
+      ['6290', ['6209']],
+    ]);
+    // 4791 is a class of both revisions with other meanings: the Rev.3 class itself, and the classes Rev.2 4791 went to.
+    const split = (await get('/api/nomenclature/code/index/0/100?search_term=4791')).json().payload;
+    const rev3Itself = split.data.find((c: { code: string }) => c.code === '4791');
+    expect(rev3Itself.name).toMatch(/intermedier/i);
+    expect(split.data.find((c: { code: string }) => c.code === '4711').replaces).toEqual(['4791']);
+    expect(split.total).toBeGreaterThan(20);
   });
 
   it('needs at least 3 characters of search and a page size of at most 100', async () => {
@@ -84,7 +110,7 @@ describe('GET /api/nomenclature/code/index/:offset/:size', () => {
 describe('POST /api/registration/update/form-data', () => {
   it('saves names, CNP and codes at step 7 and answers the request with the success message', async () => {
     const user = await atOverview();
-    const codes = [await idOf('7410'), await idOf('7311')];
+    const codes = [await idOf('7412'), await idOf('7311')];
     const res = await update(user, { last_name: ' Ionescu ', first_name: 'Maria-Ioana', personal_code: '2850101400019', codes });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Informațiile au fost modificate.');
@@ -93,12 +119,12 @@ describe('POST /api/registration/update/form-data', () => {
     expect(payload.profile).toMatchObject({ last_name: 'Ionescu', first_name: 'Maria-Ioana', personal_code: '2850101400019' });
     expect(payload.form_data.codes).toEqual(codes);
     expect(payload.codes).toEqual([
-      { id: codes[0], code: '7410', name: 'Activități de design specializat', is_primary: 1 },
-      { id: codes[1], code: '7311', name: 'Activități ale agențiilor de publicitate', is_primary: 0 },
+      { id: codes[0], code: '7412', name: 'Design grafic și activități de comunicare vizuală', is_primary: 1, revision: 'CAEN Rev.3' },
+      { id: codes[1], code: '7311', name: 'Activități ale agențiilor de publicitate', is_primary: 0, revision: 'CAEN Rev.3' },
     ]);
     const overview = (await get('/api/registration/overview', user.token)).json().payload;
     expect(overview).toMatchObject({ company_name: null, email: user.email, phone: '0712345678', editable: true });
-    expect(overview.codes.map((c: { code: string }) => c.code)).toEqual(['7410', '7311']);
+    expect(overview.codes.map((c: { code: string }) => c.code)).toEqual(['7412', '7311']);
   });
 
   it('accepts the CNP of a foreign citizen (9) and of a foreign resident born in the 2000s (7), as the identity check does', async () => {
@@ -133,9 +159,12 @@ describe('POST /api/registration/update/form-data', () => {
       [{ personal_code: '19005151258' }, 'personal_code', 'CNP-ul trebuie să aibă exact 13 cifre.'],
       [{ personal_code: '1901315125801' }, 'personal_code', 'CNP-ul nu conține o dată de naștere validă.'],
       [{ personal_code: '1900515125807' }, 'personal_code', 'CNP-ul nu este valid: cifra de control nu corespunde.'],
-      [{ codes: [6201, 6202, 6203, 6209, 6311, 6312] }, 'codes', 'Poți alege cel mult 5 coduri CAEN.'],
-      [{ codes: [6201, 6201] }, 'codes', 'Un cod CAEN nu poate fi ales de două ori.'],
-      [{ codes: [6201, 9998] }, 'codes', 'Codul CAEN ales nu există.'],
+      [{ codes: ['6210', '6220', '6290', '7311', '7412', '7420'].map(rev3) }, 'codes', 'Poți alege cel mult 5 coduri CAEN.'],
+      [{ codes: [rev3('6210'), rev3('6210')] }, 'codes', 'Un cod CAEN nu poate fi ales de două ori.'],
+      [{ codes: [rev3('6210'), rev3('9998')] }, 'codes', 'Codul CAEN ales nu există.'],
+      // A Rev.2 code is not a choice any more, even where Rev.3 has the same four digits.
+      [{ codes: [rev2('6201')] }, 'codes', 'Codul CAEN ales nu există.'],
+      [{ codes: [6210] }, 'codes', 'Codul CAEN ales nu există.'],
       [{ codes: [] }, 'codes', 'Alege codul CAEN principal.'],
     ];
     for (const [body, field, message] of cases) {
@@ -148,7 +177,7 @@ describe('POST /api/registration/update/form-data', () => {
   });
 
   it('keeps the primary code: a saved list cannot become empty', async () => {
-    const user = await atOverview({ formData: { codes: [7410] } });
+    const user = await atOverview({ formData: { codes: [rev3('7412')] } });
     const res = await update(user, { codes: [] });
     expect(res.statusCode).toBe(422);
     expect(res.json().payload.codes).toEqual(['Codul CAEN principal nu poate fi șters; îl poți înlocui cu altul.']);
@@ -156,7 +185,7 @@ describe('POST /api/registration/update/form-data', () => {
 
   it('keeps the credit partner codes 8291 and 6619 first and locked', async () => {
     const user = await atOverview({ partner: 'icredit' });
-    const [c8291, c6619, c7022] = [await idOf('8291'), await idOf('6619'), await idOf('7022')];
+    const [c8291, c6619, c7022] = [await idOf('8291'), await idOf('6619'), await idOf('7020')];
     for (const codes of [[c7022], [c6619, c8291], [c8291, c7022, c6619], [c8291]]) {
       const res = await update(user, { codes });
       expect(res.statusCode, JSON.stringify(codes)).toBe(422);
@@ -164,12 +193,12 @@ describe('POST /api/registration/update/form-data', () => {
     }
     const ok = await update(user, { codes: [c8291, c6619, c7022] });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().payload.codes.map((c: { code: string }) => c.code)).toEqual(['8291', '6619', '7022']);
+    expect(ok.json().payload.codes.map((c: { code: string }) => c.code)).toEqual(['8291', '6619', '7020']);
   });
 
   it('refuses codes when operators set them (activity unknown)', async () => {
     const user = await atOverview({ formData: { activity: 'question-mark', activity_details: 'Restaurare de viori' } });
-    const res = await update(user, { codes: [7410] });
+    const res = await update(user, { codes: [rev3('7412')] });
     expect(res.statusCode).toBe(422);
     expect(res.json().payload.codes).toEqual(['Codurile CAEN vor fi stabilite de colegii noștri pe baza activității descrise.']);
     expect((await update(user, { first_name: 'Ion' })).statusCode).toBe(200);
@@ -200,13 +229,13 @@ describe('POST /api/registration/send', () => {
   const send = (user: RegisteredUser, body: object = { address_type: 1 }) => post('/api/registration/send', user.token, { current_step_identifier: STEP, ...body });
 
   it('submits with the office at the product, a primary code and a complete profile: status submitted, next step', async () => {
-    const user = await atOverview({ formData: { codes: [7410, 7311] } });
+    const user = await atOverview({ formData: { codes: [rev3('7412'), rev3('7311')] } });
     const res = await send(user);
     expect(res.statusCode, res.body).toBe(200);
     const payload = res.json().payload;
     expect(payload.status).toBe('submitted');
     expect(payload.step).toBe('requesting-company-step-8');
-    expect(payload.form_data).toMatchObject({ address_type: 1, codes: [7410, 7311], submitted_at: expect.any(String) });
+    expect(payload.form_data).toMatchObject({ address_type: 1, codes: [rev3('7412'), rev3('7311')], submitted_at: expect.any(String) });
     expect((await requestRow(user)).status).toBe('submitted');
     // A second press (stale tab) changes nothing.
     expect((await send(user)).statusCode).toBe(409);
@@ -235,7 +264,7 @@ describe('POST /api/registration/send', () => {
   });
 
   it('under the credit partner needs the locked codes first', async () => {
-    const user = await atOverview({ partner: 'icredit', formData: { codes: [7410] } });
+    const user = await atOverview({ partner: 'icredit', formData: { codes: [rev3('7412')] } });
     const res = await send(user);
     expect(res.statusCode).toBe(422);
     expect(res.json().payload.codes).toEqual(['Codurile 8291 și 6619 sunt stabilite de partener și nu pot fi modificate.']);

@@ -399,10 +399,16 @@ export function DossierPage() {
           {dossier.caen_codes?.length ? (
             <List.Root ms="5">
               {dossier.caen_codes.map((c) => (
-                <List.Item key={c.code}>
+                <List.Item key={`${c.revision ?? ''}${c.code}`}>
                   {c.code}
                   {c.name ? ` ${c.name}` : ''}
                   {c.primary ? ` (${t('dossier.caenPrimary')})` : ''}
+                  {c.replacedBy ? (
+                    <Text as="span" display="block" color="fg.warning">
+                      {t(dossier.sent ? 'dossier.caenSentRev2' : 'dossier.caenChooseRev3', { revision: c.revision })}{' '}
+                      {c.replacedBy.map((r) => `${r.code} ${r.name}`).join('; ')}
+                    </Text>
+                  ) : null}
                 </List.Item>
               ))}
             </List.Root>

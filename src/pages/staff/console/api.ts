@@ -71,6 +71,10 @@ export interface CaenCode {
   code: string;
   name?: string | null;
   primary?: boolean;
+  /** "CAEN Rev.3"; "CAEN Rev.2" for a code kept as sent, or one that split and awaits the applicant's choice. */
+  revision?: string;
+  /** For a Rev.2 code: the Rev.3 classes it became. */
+  replacedBy?: Array<{ code: string; name: string }>;
 }
 
 export interface AuditEntry {
@@ -90,6 +94,8 @@ export interface Dossier extends DossierSummary {
   licence_files: DossierFile[];
   signature: DossierFile | null;
   caen_codes: CaenCode[];
+  /** The dossier was sent by the applicant (`form_data.submitted_at`): its codes stay as sent. */
+  sent: boolean;
   mailing_address: MailingAddress | null;
   payments: DossierPayment[];
   billing_events: TimelineItem[];
@@ -114,7 +120,7 @@ export interface DossierAnswer {
   dossier: DossierSummary;
   /** What the applicant's `GET /api/registration/open` answers. */
   request: RegistrationRequest;
-  caen_codes: { id: number; code: string; name: string; is_primary: number | boolean }[];
+  caen_codes: { id: number; code: string; name: string; is_primary: number | boolean; revision?: string; replaced_by?: { code: string; name: string }[] }[];
   payments: DossierPayment[];
   files: StaffFile[];
   audit: { id: number; at: string; staff_user_id: number | null; staff_email: string | null; action: string; request_id: number | null; before: unknown; after: unknown }[];
@@ -145,7 +151,14 @@ export function toDossier(answer: DossierAnswer): Dossier {
     documents: list('diploma_documents'),
     licence_files: list('driver_license'),
     signature: file(media.signature_document as MediaRef, 'signature_document'),
-    caen_codes: answer.caen_codes.map((c) => ({ code: c.code, name: c.name, primary: Boolean(c.is_primary) })),
+    caen_codes: answer.caen_codes.map((c) => ({
+      code: c.code,
+      name: c.name,
+      primary: Boolean(c.is_primary),
+      revision: c.revision,
+      replacedBy: c.replaced_by?.map((r) => ({ code: r.code, name: r.name })),
+    })),
+    sent: Boolean((request.form_data as Record<string, unknown> | undefined)?.submitted_at),
     mailing_address: request.mailing_address ?? null,
     payments: answer.payments,
     billing_events: timeline.filter((item) => isBillingTimelineType(item.type)),
