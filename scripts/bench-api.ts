@@ -237,6 +237,14 @@ async function load(
 }
 
 /** A phone photo as the browser sends it (scaled to 1920 px on its longest side, JPEG). */
+/** Round trips of GETs taken one after the other, cycling through `urls` (after one warm-up pass). */
+async function searchTimes(base: string, urls: string[], calls = 210): Promise<number[]> {
+  for (const url of urls) await ok(call(base, 'GET', url), url);
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) times.push((await ok(call(base, 'GET', urls[i % urls.length]), urls[i % urls.length])).ms);
+  return times;
+}
+
 async function samplePhoto(): Promise<Buffer> {
   const { data, info } = await sharp({ create: { width: 1920, height: 1440, channels: 3, background: '#8a9bb0', noise: { type: 'gaussian', mean: 120, sigma: 25 } } })
     .raw()
@@ -366,6 +374,24 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     const singleOpen: number[] = [];
     for (let i = 0; i < SEQUENTIAL_SUBMITS; i++) singleOpen.push((await ok(call(base, 'GET', NEW_OPEN, { token: aloneReader }), 'open')).ms);
 
+    // The registers with their full data (issue 31): a locality search over SIRUTA and a CAEN search, one
+    // after the other, pages of 25, searches an applicant types (a village, a commune, no text, no diacritics).
+    const placeSearches = await searchTimes(base, [
+      '/api/nomenclature/city/index/0/25?county_id=1&search_term=rogoz',
+      '/api/nomenclature/city/index/0/25?county_id=1&search_term=albac',
+      '/api/nomenclature/city/index/0/25?county_id=1',
+      '/api/nomenclature/city/index/25/25?county_id=22',
+      '/api/nomenclature/city/index/0/25?county_id=33&search_term=valea',
+      '/api/nomenclature/city/index/0/25?county_id=40&search_term=sector',
+      `/api/nomenclature/city/index/0/25?county_id=12&search_term=${encodeURIComponent('floresti')}`,
+    ]);
+    const caenSearches = await searchTimes(base, [
+      '/api/nomenclature/code/index/0/25?search_term=6201',
+      '/api/nomenclature/code/index/0/25?search_term=620',
+      `/api/nomenclature/code/index/0/25?search_term=${encodeURIComponent('consultanta')}`,
+      '/api/nomenclature/code/index/0/25?search_term=4791',
+    ]);
+
     // 200 applicants at once.
     const times = Object.fromEntries(SCENARIO_CALLS.map((c) => [c, [] as number[]])) as Record<ScenarioCall, number[]>;
     const started = performance.now();
@@ -385,6 +411,10 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     const s = percentiles(single);
     const o = percentiles(singleOpen);
     console.log(`\nOne applicant alone, ${SEQUENTIAL_SUBMITS} calls in a row: step submit p50 ${ms(s.p50)} / p95 ${ms(s.p95)} / p99 ${ms(s.p99)}; GET open p50 ${ms(o.p50)} / p95 ${ms(o.p95)} / p99 ${ms(o.p99)}`);
+    for (const [what, list] of [['locality search (SIRUTA, 16,618 localities)', placeSearches], ['CAEN search (Rev.3 with the Rev.2 correspondence)', caenSearches]] as const) {
+      const p = percentiles(list);
+      console.log(`${what}, ${list.length} calls in a row, pages of 25: p50 ${ms(p.p50)} / p95 ${ms(p.p95)} / p99 ${ms(p.p99)} (round trip on loopback)`);
+    }
     const across = second ? ', across two app instances (each applicant\'s calls alternate between them)' : '';
     console.log(`\n${APPLICANTS} applicants started at once (photo ${(photo.length / 1024).toFixed(0)} KiB)${across}: total ${ms(total)}, ${errors.length} errors`);
     console.log('\n| call | n | p50 | p95 | p99 |');

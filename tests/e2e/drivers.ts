@@ -127,8 +127,8 @@ export const drivers: Record<string, Driver> = {
       await screen?.('open');
       const primary = page.getByRole('combobox', { name: /^Cod principal/ });
       await primary.click();
-      await primary.fill('6201');
-      await page.getByRole('option', { name: /^6201/ }).click();
+      await primary.fill('6210');
+      await page.getByRole('option', { name: /^6210/ }).click();
       await expect(page.getByText('Informațiile au fost modificate.').first()).toBeVisible();
     }
     expect(value.address_type).toBe(1);

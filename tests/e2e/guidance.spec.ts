@@ -68,9 +68,9 @@ test('overview: the primary CAEN code comes from the activity chosen at step 2',
   expect(placed.ok()).toBe(true);
   await page.goto('/infiintare-pfa');
   await expect(page).toHaveURL(/\/infiintare-pfa\/7$/);
-  await expect(page.getByRole('combobox', { name: /^Cod principal/ })).toHaveValue('6202 – Activități de consultanță în tehnologia informației');
+  await expect(page.getByRole('combobox', { name: /^Cod principal/ })).toHaveValue('6220 – Activități de consultanță în tehnologia informației și de management (gestiune și exploatare) a mijloacelor de calcul');
   await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeEnabled();
-  expect((await currentRequest(request, account)).form_data.codes).toEqual([6202]);
+  expect((await currentRequest(request, account)).form_data.codes).toEqual([36220]); // CAEN Rev.3 6220 (ids carry the revision: server/db/caen.ts)
 });
 
 test('overview: "Pasul următor" waits for a primary code; a server error shows under the CAEN field', async ({ page, request }) => {
@@ -85,9 +85,9 @@ test('overview: "Pasul următor" waits for a primary code; a server error shows 
   await expect(next).toBeDisabled();
   await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce alegi codul CAEN principal.');
 
-  await primary.fill('7410');
-  await page.getByRole('option', { name: /^7410/ }).click();
-  await expect(primary).toHaveValue(/^7410 – /);
+  await primary.fill('7412');
+  await page.getByRole('option', { name: /^7412/ }).click();
+  await expect(primary).toHaveValue(/^7412 – /);
   await expect(next).toBeEnabled();
 
   // Another tab removed the codes meanwhile: the send is refused, and the message is read at the field.
@@ -102,8 +102,8 @@ test('overview: "Pasul următor" waits for a primary code; a server error shows 
   await expect(section.getByText('Alege codul CAEN principal.')).toBeVisible();
 
   // Choosing a code clears it.
-  await primary.fill('7410');
-  await page.getByRole('option', { name: /^7410/ }).click();
+  await primary.fill('7412');
+  await page.getByRole('option', { name: /^7412/ }).click();
   await expect(primary).not.toHaveAttribute('aria-invalid', 'true');
   await expect(section.getByText('Alege codul CAEN principal.')).toHaveCount(0);
   await expect(next).toBeEnabled();
@@ -120,8 +120,8 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     // Nothing was edited yet: no toast.
     await expect(page.locator('[data-scope="toast"][data-part="root"]')).toHaveCount(0);
 
-    await primary.fill('7410');
-    await page.getByRole('option', { name: /^7410/ }).click();
+    await primary.fill('7412');
+    await page.getByRole('option', { name: /^7412/ }).click();
     const toast = page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: SAVED });
     await expect(toast).toBeVisible();
     await expect(toast).toHaveAttribute('data-state', 'open');

@@ -33,10 +33,10 @@ test('inline CNP edit, CAEN search and the primary rule', async ({ page, request
   await expect(page.getByText('Nu poți adăuga coduri secundare fără a selecta mai întâi un cod principal')).toBeVisible();
   const primary = page.getByRole('combobox', { name: /^Cod principal/ });
   await primary.fill('620');
-  await page.getByRole('option', { name: /^6201/ }).click();
-  await expect(primary).toHaveValue(/^6201 – /);
+  await page.getByRole('option', { name: /^6210/ }).click();
+  await expect(primary).toHaveValue(/^6210 – /);
   // The primary row cannot be deleted.
-  await expect(page.getByRole('button', { name: 'Șterge codul 6201' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Șterge codul 6210' })).toHaveCount(0);
   await expect.poll(async () => ((await currentRequest(request, account)).form_data.codes as unknown[] | undefined)?.length ?? 0).toBe(1);
 });
 
@@ -68,8 +68,8 @@ test('the step is drawn before the CAEN combobox’s and the popup’s scripts; 
   await expect(combobox).toHaveValue('620');
   // In the same place, at the same size: nothing on the page moves.
   expect(await pageBox(combobox)).toEqual(where);
-  await page.getByRole('option', { name: /^6201/ }).click();
-  await expect(combobox).toHaveValue(/^6201 – /);
+  await page.getByRole('option', { name: /^6210/ }).click();
+  await expect(combobox).toHaveValue(/^6210 – /);
 });
 
 test('registered office at home: the popup keeps the office at the product, or leaves the flow', async ({ page, request }) => {
@@ -132,7 +132,7 @@ test('back on the overview after sending: nothing is editable and "Status dosar"
     data: { first_name: 'Ana', last_name: 'Popescu', place_of_birth: 'Cluj-Napoca', county_id: counties[0].id, city_id: cities[0].id, street: 'Memorandumului', number: '28' },
   });
   expect(info.ok()).toBe(true);
-  const { data: codes } = ((await (await request.get('/api/nomenclature/code/index/0/25?search_term=6201')).json()) as Envelope<{ data: { id: number }[] }>).payload;
+  const { data: codes } = ((await (await request.get('/api/nomenclature/code/index/0/25?search_term=6210')).json()) as Envelope<{ data: { id: number }[] }>).payload;
   const edit = await request.post('/api/registration/update/form-data', { headers: auth(account), data: { personal_code: '2900101123459', codes: [codes[0].id] } });
   expect(edit.ok(), await edit.text()).toBe(true);
   const sent = await request.post('/api/registration/send', { headers: auth(account), data: { address_type: 1, current_step_identifier: 'requesting-company-step-7' } });

@@ -38,7 +38,7 @@ test('after sending, the status page downloads the signed PDFs; the operator com
     data: { first_name: 'Ștefan', last_name: 'Țăranu', place_of_birth: 'Iași', county_id: counties[0].id, city_id: cities[0].id, street: 'Mărășești', number: '12' },
   });
   expect(info.ok(), await info.text()).toBe(true);
-  const { data: codes } = ((await (await request.get('/api/nomenclature/code/index/0/25?search_term=6201')).json()) as Envelope<{ data: { id: number }[] }>).payload;
+  const { data: codes } = ((await (await request.get('/api/nomenclature/code/index/0/25?search_term=6210')).json()) as Envelope<{ data: { id: number }[] }>).payload;
   const edit = await request.post('/api/registration/update/form-data', { headers: auth(account), data: { personal_code: '1900515125806', codes: [codes[0].id] } });
   expect(edit.ok(), await edit.text()).toBe(true);
   const sent = await request.post('/api/registration/send', { headers: auth(account), data: { address_type: 1, current_step_identifier: 'requesting-company-step-7' } });
