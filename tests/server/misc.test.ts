@@ -88,6 +88,38 @@ describe('dev outbox', () => {
     }
   });
 
+  it('behind a reverse proxy on this machine without TRUST_PROXY: any proxy header is refused (issue 32)', async () => {
+    const victim = await registerUser(app);
+    await app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: victim.email } });
+    const proxied: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { forwarded: 'for=203.0.113.7' },
+      { forwarded: 'for="[2001:db8::1]:4711";proto=https' },
+      { 'x-real-ip': '203.0.113.7' },
+      // Even a loopback client named by a proxy nobody said to trust.
+      { 'x-forwarded-for': '127.0.0.1' },
+    ];
+    for (const headers of proxied) {
+      for (const url of ['/api/dev/outbox', '/dev/outbox', '/api/docs', '/api/docs/json']) {
+        const res = await app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, `${JSON.stringify(headers)} ${url}`).toBe(404);
+        expect(res.body).not.toContain(victim.email);
+      }
+    }
+  });
+
+  it('with TRUST_PROXY, every client a proxy names must be on this machine, in any header', async () => {
+    const trusted = await testApp({ trustProxy: ['127.0.0.1'] });
+    try {
+      for (const headers of [{ forwarded: 'for=203.0.113.7' }, { 'x-real-ip': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1', forwarded: 'for=203.0.113.7' }]) {
+        expect((await trusted.inject({ method: 'GET', url: '/api/dev/outbox', headers })).statusCode, JSON.stringify(headers)).toBe(404);
+      }
+      expect((await trusted.inject({ method: 'GET', url: '/api/dev/outbox', headers: { forwarded: 'for="[::1]:5000"' } })).statusCode).toBe(200);
+    } finally {
+      await trusted.close();
+    }
+  });
+
   it('does not exist in production, not even for this machine', async () => {
     const prodApp = await testApp({ production: true });
     try {
