@@ -159,6 +159,8 @@ export interface CaenCode {
   id: number;
   code: string;
   name: string;
+  /** In a search's answer: the old CAEN Rev.2 codes (matching the search) this code replaces. */
+  replaces?: string[];
 }
 
 /** What the overview step shows besides the profile (`GET /api/registration/overview`). */

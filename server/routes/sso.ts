@@ -6,7 +6,8 @@ import { otherReplies } from '../lib/api-schemas';
 
 /**
  * The built-in stand-in for the dashboard application: `/sso/:token` proves the hand-over by
- * showing which user arrived. Registered only while DASHBOARD_URL points at this server.
+ * showing which user arrived, in the page's main landmark. Registered only while DASHBOARD_URL
+ * points at this server.
  */
 export default (async (app) => {
   if (new URL(app.config.dashboardUrl).origin !== new URL(app.config.publicUrl).origin) return;
@@ -23,6 +24,6 @@ export default (async (app) => {
       .type('text/html; charset=utf-8')
       .send(`<!doctype html><html lang="ro"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Dashboard ${escapeHtml(app.config.productName)}</title>
-<style nonce="${styleNonce(reply)}">body{font-family:sans-serif;max-width:640px;margin:auto;padding:16px}</style></head><body>${body}</body></html>`);
+<style nonce="${styleNonce(reply)}">body{font-family:sans-serif;max-width:640px;margin:auto;padding:16px}</style></head><body><main>${body}</main></body></html>`);
   });
 }) satisfies FastifyPluginAsync;

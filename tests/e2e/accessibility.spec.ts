@@ -5,12 +5,14 @@
  * variants of partners and activities, the payment page, the payment confirmation pages and the
  * status page, on a 360×640 phone and a 1280×800 desktop. Every screen must have 0 violations;
  * each is checked softly, so one run names all of them.
+ * Issue 31: the search lists open (the overview's CAEN list idle, with nothing found and with codes;
+ * the county and city lists of an address form), and the dashboard hand-over page `/sso/:token`.
  */
 import type { Page } from '@playwright/test';
 import { axeViolations, VIEWPORTS } from './axe';
-import { drivers } from './drivers';
+import { choosePlace, drivers } from './drivers';
 import { auth, expect, newApplicantAt, registerViaApi, signInBrowser, test } from './fixtures';
-import { partners, readFlow, walkFlow } from './walk';
+import { partners, readFlow, t, walkFlow } from './walk';
 
 // The walks are long and independent: spread over the workers.
 test.describe.configure({ mode: 'parallel' });
@@ -78,6 +80,57 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       await page.reload();
       await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
       await check('overview, dossier sent');
+    });
+
+    test('the overview’s CAEN list open: the hint, nothing found, codes', async ({ page, request }) => {
+      const check = checker(page, size);
+      await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
+      const primary = page.getByRole('combobox', { name: new RegExp(`^${t('steps:overview.primary')}`) });
+      const status = page.getByRole('status').filter({ has: page.getByText(t('steps:overview.searchHint')) });
+      await primary.click();
+      await expect(status).toBeVisible();
+      await check('overview, CAEN list open (at least 3 characters)');
+      // Nothing in either CAEN revision is named so: the list says it found nothing.
+      await primary.pressSequentially('qqq');
+      await expect(page.getByText(t('steps:overview.searchEmpty'))).toBeVisible();
+      await expect(page.getByRole('option')).toHaveCount(0);
+      await check('overview, CAEN list open, nothing found');
+      // Most codes' names start with "Activități".
+      await primary.fill('');
+      await primary.pressSequentially('activit');
+      await expect(page.getByRole('option').first()).toBeVisible();
+      await check('overview, CAEN list open with codes');
+    });
+
+    test('an address form’s county and city lists open, and a county search that finds nothing', async ({ page, request }) => {
+      const check = checker(page, size);
+      await newApplicantAt(page, request, 6);
+      const custom = page.getByRole('radio', { name: /^Altă adresă de corespondență/ });
+      await page.locator('label', { has: custom }).click();
+      const county = page.getByRole('combobox', { name: new RegExp(`^${t('steps:address.county')}`) });
+      await county.click();
+      await expect(page.getByRole('option').first()).toBeVisible();
+      await check('mailing address, county list open');
+      await county.pressSequentially('qqq');
+      await expect(page.getByText(t('steps:address.noCounty'))).toBeVisible();
+      await check('mailing address, county list, nothing found');
+      await page.keyboard.press('Escape');
+      await choosePlace(page, t('steps:address.county'), 'Cluj', 'Cluj');
+      const city = page.getByRole('combobox', { name: new RegExp(`^${t('steps:address.city')}`) });
+      await city.click();
+      await expect(page.getByRole('option').first()).toBeVisible();
+      await check('mailing address, city list open');
+    });
+
+    test('the dashboard hand-over page /sso/:token, and its answer to a link no longer valid', async ({ page, request }) => {
+      const check = checker(page, size);
+      const account = await registerViaApi(request, { type: 1 });
+      await page.goto(`/sso/${account.token}`);
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+      await check('/sso/:token');
+      await page.goto('/sso/nu-mai-este-valid');
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+      await check('/sso/:token, link no longer valid');
     });
 
     test('payment confirmation pages (waiting, cancelled), questionnaire info page, status page', async ({ page, request }) => {

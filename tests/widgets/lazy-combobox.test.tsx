@@ -50,6 +50,29 @@ const partStyles = () =>
   );
 
 describe('LazyServerCombobox (the overview’s CAEN rows)', () => {
+  it('a stand-in showing the chosen code is emptied for a new search when focused (the code as its placeholder), and shows the code again when left', async () => {
+    const search = vi.fn(async () => ({ data: CODES, total: 2 }));
+    const user = userEvent.setup({ delay: null });
+    renderUi(
+      <>
+        <CaenSearch label="Cod CAEN secundar 1" value={CODES[1]} onChange={() => {}} search={search} texts={TEXTS} />
+        <button type="button">Mai departe</button>
+      </>,
+    );
+    const standIn = screen.getByLabelText<HTMLInputElement>('Cod CAEN secundar 1');
+    expect(screen.queryByRole('combobox')).toBeNull();
+    expect(standIn.value).toBe('6202 – Activități de consultanță în tehnologia informației');
+    await user.click(standIn);
+    expect(standIn.value).toBe('');
+    expect(standIn.placeholder).toBe('6202 – Activități de consultanță în tehnologia informației');
+    await user.keyboard('620');
+    expect(standIn.value).toBe('620');
+    await user.tab();
+    expect(standIn.value).toBe('6202 – Activități de consultanță în tehnologia informației');
+    expect(standIn.placeholder).toBe('Caută după cod sau denumire');
+    expect(search).not.toHaveBeenCalled();
+  });
+
   it('draws a labelled stand-in at once; the combobox that replaces it keeps what was typed there and the focus', async () => {
     const search = vi.fn(async (term: string) => ({ data: CODES.filter((c) => c.code.startsWith(term)), total: 1 }));
     const user = userEvent.setup({ delay: null });

@@ -16,6 +16,8 @@ export interface CaenSearchTexts {
   loadingMore: string;
   failed: string;
   toggle: string;
+  /** An option's second line when the code replaces old CAEN Rev.2 codes the applicant searched ("Înlocuiește codul CAEN Rev.2 6201"). */
+  replaces?(codes: string[]): string;
 }
 
 export interface CaenSearchProps {
@@ -33,11 +35,14 @@ export interface CaenSearchProps {
 
 export const caenLabel = (code: CaenCode) => `${code.code} – ${code.name}`;
 
+const noDetail = () => undefined;
+
 /**
  * One CAEN row's searchable dropdown (the shared server combobox): the server searches by code
  * prefix or name once at least 3 characters are typed and 300 ms have passed; scrolling or
  * arrowing to the end of the list loads the next page of 25. The overview draws its rows at once, so
- * the combobox's chunk comes after the step is on screen (`LazyServerCombobox`).
+ * the combobox's chunk comes after the step is on screen (`LazyServerCombobox`). A code found through
+ * the old CAEN Rev.2 code the applicant typed says which one it replaces, under its name.
  */
 export function CaenSearch({ label, value, onChange, search, texts, excludeIds = [], disabled, error, id }: CaenSearchProps) {
   const list = useServerSearch<CaenCode>({
@@ -46,6 +51,8 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
     minLength: CAEN_MIN_SEARCH,
   });
   const shown = useMemo(() => list.items.filter((c) => !excludeIds.includes(c.id) || c.id === value?.id), [list.items, excludeIds, value]);
+  const { replaces } = texts;
+  const replaced = useMemo(() => (replaces ? (code: CaenCode) => (code.replaces?.length ? replaces(code.replaces) : undefined) : noDetail), [replaces]);
   return (
     <LazyServerCombobox<CaenCode>
       id={id}
@@ -53,6 +60,7 @@ export function CaenSearch({ label, value, onChange, search, texts, excludeIds =
       search={list}
       items={shown}
       itemToString={caenLabel}
+      itemDetail={replaced}
       value={value?.id ?? null}
       valueLabel={value ? caenLabel(value) : ''}
       onSelect={onChange}

@@ -46,6 +46,7 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
     loadingMore: t('steps:overview.searchLoadingMore'),
     failed: t('steps:overview.searchFailed'),
     toggle: t('steps:overview.searchToggle'),
+    replaces: (replaced) => t(replaced.length > 1 ? 'steps:overview.searchReplacesMany' : 'steps:overview.searchReplaces', { codes: replaced.join(', ') }),
   };
   const chosenIds = codes.map((c) => c.id);
   // The server's error goes under the primary code's field; under a locked primary it shows below the rows.
@@ -63,7 +64,8 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
     <>
       <Text color="fg.muted">{t('steps:overview.caenIntro', { max: maxCodes })}</Text>
       {(codes.length ? codes : [null]).map((code, index) => (
-        <HStack key={code?.id ?? 'empty-primary'} align="flex-end" gap="2" data-testid={`caen-row-${index}`}>
+        // By position: a row whose code is replaced stays (its field keeps the focus after the choice).
+        <HStack key={index} align="flex-end" gap="2" data-testid={`caen-row-${index}`}>
           <Box flex="1">
             {code && state.isLocked(code) ? (
               <ReadOnlyValue label={rowLabel(index)} value={caenLabel(code)} hint={t('steps:overview.lockedCode')} showHint />

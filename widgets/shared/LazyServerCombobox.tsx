@@ -3,6 +3,7 @@ import { chakra, Field, useSlotRecipe } from '@chakra-ui/react';
 import { afterPaint } from './afterPaint';
 import { FieldNotes, fieldNoteIds } from './FieldErrors';
 import type { ServerComboboxProps } from './ServerCombobox';
+import { searchTypedOver } from './useServerSearch';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCombobox = ComponentType<ServerComboboxProps<any>>;
@@ -26,14 +27,16 @@ export function loadServerCombobox(): Promise<AnyCombobox> {
  * The shared server combobox for a field the step shows at once, the overview's CAEN rows (issue 14):
  * the step is drawn without waiting for the combobox's chunk, with a stand-in of the same look and size
  * in its place (the label, a text input, the list's arrow, the hint), and the chunk is asked for once
- * the step is on screen (`afterPaint`; a step drawn again finds it loaded). What the applicant typed
- * in the stand-in, and its focus, carry over.
+ * the step is on screen (`afterPaint`; a step drawn again finds it loaded). The stand-in behaves as the
+ * combobox does with the chosen label (focusing it empties it for a new search, the label as its
+ * placeholder; leaving it shows the label again), and what the applicant typed there, and its focus,
+ * carry over.
  * A failed download is thrown, for the widget's error boundary, as a widget's own chunk would be.
  */
 export function LazyServerCombobox<T extends { id: number }>(props: ServerComboboxProps<T>) {
   const [Combobox, setCombobox] = useState<AnyCombobox | undefined>(() => loaded);
   const [failed, setFailed] = useState<{ error: unknown } | null>(null);
-  // What the stand-in was given: the text typed there (null: nothing), and whether it had the focus.
+  // What the stand-in was given: the search typed there ('' once focused; null: it shows the chosen label), and whether it had the focus.
   const [typed, setTyped] = useState<string | null>(null);
   const [focused, setFocused] = useState(false);
   const standIn = useRef<HTMLInputElement>(null);
@@ -61,7 +64,7 @@ export function LazyServerCombobox<T extends { id: number }>(props: ServerCombob
 
 interface StandInInput {
   typed: string | null;
-  onType(text: string): void;
+  onType(text: string | null): void;
   inputRef: RefObject<HTMLInputElement | null>;
 }
 
@@ -91,15 +94,24 @@ function ComboboxStandIn<T extends { id: number }>(props: ServerComboboxProps<T>
             {...state}
             ref={inputRef}
             id={inputId}
-            // The chosen label until the applicant types, as the combobox does.
+            // The chosen label until the applicant focuses the field, as the combobox does; then their search.
             value={typed ?? valueLabel}
-            placeholder={texts.placeholder}
+            placeholder={typed !== null && valueLabel ? valueLabel : texts.placeholder}
             disabled={disabled}
             required={required}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy}
             autoComplete="off"
-            onChange={(event) => onType(event.currentTarget.value)}
+            onFocus={(event) => {
+              if (typed !== null) return;
+              onType('');
+              event.currentTarget.value = '';
+            }}
+            onBlur={() => onType(null)}
+            onChange={(event) => {
+              const text = event.currentTarget.value;
+              onType(typed === null ? searchTypedOver(valueLabel, text, (event.nativeEvent as InputEvent).inputType ?? '') : text);
+            }}
           />
           <chakra.div css={styles.indicatorGroup}>
             <chakra.span css={styles.trigger} {...part('trigger')} aria-hidden>

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useDebouncedValue } from './useDebouncedValue';
 
 /** One answer of a server-side search: a page of items and how many match in all. */
@@ -117,5 +118,69 @@ export function useServerSearch<T extends { id: number }>({ load, debounceMs, mi
     search: setText,
     loadMore,
     retry,
+  };
+}
+
+/**
+ * The search the applicant starts by typing into a field that shows the chosen item's label (the
+ * combobox and its stand-in, when the label is still there: after a choice, after Escape): the
+ * label is one token, never edited character by character. A key typed anywhere in it starts a new
+ * search with that key alone, a deletion empties the field, and a replaced selection (all of it
+ * selected and typed over, a paste) is the search as it stands.
+ * `inputType` is the input event's (`InputEvent.inputType`; '' when unknown).
+ */
+export function searchTypedOver(label: string, next: string, inputType: string): string {
+  if (inputType.startsWith('delete')) return '';
+  const added = next.length - label.length;
+  if (added <= 0) return next;
+  // An insertion into the label: next = label[0, at) + what was typed + label[at, end).
+  let at = 0;
+  while (at < label.length && next[at] === label[at]) at++;
+  return next.slice(at + added) === label.slice(at) ? next.slice(at, at + added) : next;
+}
+
+/**
+ * The text of a search field over a chosen item (`ServerCombobox`): null while the field shows the
+ * chosen label, else the applicant's search ('' just after focusing it). Read through a ref by the
+ * handlers, which may run before a re-render (a focus, then a key at once).
+ */
+export function useSearchText(initial: string | null, onSearch: (text: string) => void) {
+  const [typed, setTyped] = useState(initial);
+  const current = useRef(initial);
+  // The last input event's kind (typing, deleting, pasting): what a change over the shown label means.
+  const inputType = useRef('');
+  const set = (text: string | null) => {
+    current.current = text;
+    setTyped(text);
+  };
+  return {
+    typed,
+    /** An empty field for a new search (a focus, a click on the label shown); at once: no key may land on the label. */
+    start(input: HTMLInputElement) {
+      if (current.current !== null) return;
+      set('');
+      input.value = '';
+    },
+    /** The chosen label again (a choice, Escape, the list closed, the field left); the search forgets its text. */
+    stop() {
+      const was = current.current;
+      if (was === null) return;
+      set(null);
+      if (was !== '') onSearch('');
+    },
+    /**
+     * The input's text changed (`label`: the chosen label, which the field may be showing). Committed at
+     * once: the combobox writes its controlled value back into the input after each render, and a render
+     * lagging behind fast typing would write back a stale value (lost keystrokes).
+     */
+    change(text: string, label: string) {
+      const next = current.current === null ? searchTypedOver(label, text, inputType.current) : text;
+      flushSync(() => set(next));
+      onSearch(next);
+    },
+    /** The input's `onInputCapture`: the kind of the input event about to change the text. */
+    onInputCapture(event: FormEvent<HTMLInputElement>) {
+      inputType.current = (event.nativeEvent as InputEvent).inputType ?? '';
+    },
   };
 }
