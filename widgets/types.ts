@@ -69,6 +69,8 @@ export interface Profile {
   postal_code?: string | null;
   address_1?: string | null;
   address_2?: string | null;
+  /** The home address as read from the identity card by the provider, when it read one (issue 31). */
+  document_address?: string | null;
 }
 
 /** Upload contexts of an identity session, in their order (spec 000 §3 "Identity session"). */

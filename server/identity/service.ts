@@ -6,9 +6,11 @@ import type { Db } from '../db';
 import { identitySessions, identityUploads, users } from '../db/schema';
 import { cleanUpload, deleteFiles, fileUrl, saveFile } from '../files/files';
 import { detectImageType } from '../lib/image-type';
+import { formatAddressLine1, formatAddressLine2, hasHomeAddress } from '../lib/places';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import type { UploadedFile } from '../lib/multipart';
 import { mergeProfile, openRequest } from '../registration/store';
+import { ADDRESS_PART_KEYS, matchIdAddress } from './address-match';
 import { hasAllUploads, lastSession, uploadsOf, type IdentitySessionRow } from './queries';
 import { SimulatorProvider } from './simulator';
 import {
@@ -242,21 +244,66 @@ export async function applyDecision(app: FastifyInstance, session: IdentitySessi
 }
 
 /**
- * Names, CNP and place of birth from the document into the profile of the user's request (merged
- * in the database, so nothing the user typed meanwhile, such as the address, is lost).
+ * Names, CNP, place of birth and home address from the document into the profile of the user's
+ * request (merged in the database, so nothing the user typed meanwhile, such as the address, is lost).
  */
 async function writePersonToProfile(app: FastifyInstance, userId: number, person: IdentityPerson): Promise<void> {
   const [user] = await app.db.select().from(users).where(eq(users.id, userId));
   const flow = user ? app.flows.byType[user.registrationType as 1 | 2] : undefined;
   if (!user || !flow) return;
   const request = await openRequest(app.db, user, flow);
-  const values: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
   for (const key of ['first_name', 'last_name', 'personal_code', 'place_of_birth'] as const) {
     const value = person[key];
     if (value) values[key] = value;
   }
+  if (person.address) Object.assign(values, await documentAddressValues(app.db, person.address, request.profile));
   if (!Object.keys(values).length) return;
   await mergeProfile(app.db, request.id, values);
+}
+
+/** The home address keys of a profile that the document's address may fill (update-user-info's). */
+const HOME_ADDRESS_KEYS = ['county_id', 'county', 'city_id', 'city', ...ADDRESS_PART_KEYS, 'address_1', 'address_2'] as const;
+
+/**
+ * The profile fields of the document's home address (issue 31). Always `document_address`, the text
+ * as read. When the profile has no home address yet: matched with certainty and complete (a street
+ * and a number), the address as `update-user-info` saves it (`city` the locality's label, the
+ * formatted lines, the locality's postal code when the card gives none); otherwise what is certain
+ * (the county, the locality, the street, the number, …) so that the address form opens with it and
+ * the applicant picks or completes the rest. The step never waits on it.
+ */
+export async function documentAddressValues(db: Db, text: string, profile: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const values: Record<string, unknown> = { document_address: text };
+  if (hasHomeAddress(profile)) return values;
+  const match = await matchIdAddress(db, text);
+  // A part longer than the address form accepts (schemas/user-info.json) is no reading to trust.
+  const parts = Object.fromEntries(ADDRESS_PART_KEYS.map((key) => [key, match[key].length <= (key === 'street' ? 150 : 20) ? match[key] : ''])) as Record<
+    (typeof ADDRESS_PART_KEYS)[number],
+    string
+  >;
+  if (match.city) parts.postal_code ||= match.city.postalCode ?? '';
+  if (match.county && match.city && parts.street && parts.number) {
+    return {
+      ...values,
+      ...parts,
+      county_id: match.county.id,
+      county: match.county.name,
+      city_id: match.city.id,
+      city: match.city.label,
+      address_1: formatAddressLine1(parts),
+      address_2: formatAddressLine2({ city: match.city.label, county: match.county.name, countyCode: match.county.code, postalCode: parts.postal_code }),
+    };
+  }
+  const known: Record<string, unknown> = {};
+  if (match.county) Object.assign(known, { county_id: match.county.id, county: match.county.name });
+  if (match.county && match.city) Object.assign(known, { city_id: match.city.id, city: match.city.label });
+  for (const key of ADDRESS_PART_KEYS) if (parts[key]) known[key] = parts[key];
+  // What an earlier document left and this one does not say goes, so the form shows no mix of two cards.
+  for (const key of HOME_ADDRESS_KEYS) {
+    if (!(key in known) && profile[key] !== undefined && profile[key] !== null && profile[key] !== '') known[key] = key.endsWith('_id') ? null : '';
+  }
+  return { ...values, ...known };
 }
 
 /** Why a session was not approved: `{ code, translated_reason }` (both null unless rejected). */

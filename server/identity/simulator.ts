@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { idvSimulatorSessions } from '../db/schema';
-import { romanianPerson } from './romanian-person';
+import { romanianPerson, simulatedAddress } from './romanian-person';
 import {
   IdentityProviderError,
   IdentityStatus,
@@ -24,6 +24,11 @@ const DECLINES: Record<IdentityContext, { reasonCode: number; reason: string }> 
  * It decides `delayMs` after submit, lazily, when the decision is asked (no timers, so a restart
  * loses nothing): it approves with a generated Romanian person, or declines with a Romanian reason
  * when the name of any uploaded photo contains "reject".
+ *
+ * The person's home address, as the card writes it, is one that matches the register with
+ * certainty; a photo name chooses another (for tests and demos): "fara-adresa" none (address
+ * extraction off), "fara-strada" a village address without a street, "adresa-nesigura" a village
+ * whose name repeats within its county, without its commune (the applicant picks the locality).
  */
 export class SimulatorProvider implements IdentityProvider {
   readonly name = 'simulator' as const;
@@ -77,13 +82,18 @@ export class SimulatorProvider implements IdentityProvider {
       const decline = DECLINES[rejected.context as IdentityContext] ?? DECLINES['document-front'];
       return { status: IdentityStatus.rejected, providerStatus: 'declined', code: 9102, ...decline, person: null, decidedAt };
     }
+    const person = romanianPerson(sessionId);
+    const named = (word: string) => row.media.some((m) => m.name.toLowerCase().includes(word));
+    if (named('fara-adresa')) person.address = null;
+    else if (named('adresa-nesigura')) person.address = simulatedAddress(sessionId, 'uncertain');
+    else if (named('fara-strada')) person.address = simulatedAddress(sessionId, 'no-street');
     return {
       status: IdentityStatus.approved,
       providerStatus: 'approved',
       code: 9001,
       reasonCode: null,
       reason: null,
-      person: romanianPerson(sessionId),
+      person,
       decidedAt,
     };
   }

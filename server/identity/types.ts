@@ -30,6 +30,12 @@ export interface IdentityPerson {
   place_of_birth: string | null;
   /** YYYY-MM-DD */
   date_of_birth: string | null;
+  /**
+   * The home address as the document writes it ("Com. Albac, Sat Rogoz nr. 12, Jud. Alba"), when
+   * the provider reads it (Veriff: `person.addresses[].fullAddress`, with address extraction on).
+   * Matched to the register by address-match.ts.
+   */
+  address: string | null;
 }
 
 /** A provider's final word on a session. */

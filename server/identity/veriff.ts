@@ -46,10 +46,15 @@ export interface VeriffVerification {
     idNumber?: string | null;
     placeOfBirth?: string | null;
     dateOfBirth?: string | null;
+    /** With address extraction on: the addresses read from the document, the home address first. */
+    addresses?: Array<{ fullAddress?: string | null; parsedAddress?: Record<string, unknown> | null } | null> | null;
   } | null;
 }
 
 const REJECTED = new Set(['declined', 'resubmission_requested', 'expired', 'abandoned']);
+
+/** The longest address text kept from a decision (a card's address is far shorter). */
+const MAX_ADDRESS_LENGTH = 300;
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value.trim() : null;
@@ -59,6 +64,22 @@ function integer(value: unknown): number | null {
   const n = typeof value === 'string' ? Number(value) : value;
   // Stored in an integer column: a code past its range is no code.
   return typeof n === 'number' && Number.isInteger(n) && n >= DB_INT_MIN && n <= DB_INT_MAX ? n : null;
+}
+
+/**
+ * The first `fullAddress` of `person.addresses` (a webhook body is checked only as an object, so
+ * any shape may come): one line, without control characters, at most MAX_ADDRESS_LENGTH long.
+ */
+function documentAddress(addresses: unknown): string | null {
+  if (!Array.isArray(addresses)) return null;
+  for (const entry of addresses) {
+    const full = (entry as { fullAddress?: unknown } | null)?.fullAddress;
+    if (typeof full !== 'string') continue;
+    // eslint-disable-next-line no-control-regex
+    const line = full.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+    if (line) return line.slice(0, MAX_ADDRESS_LENGTH).trim();
+  }
+  return null;
 }
 
 /** Veriff's decision in our terms; null while there is none (no verification yet, or `review`). */
@@ -75,6 +96,7 @@ export function decisionFromVeriff(verification: VeriffVerification | null | und
         personal_code: text(p.idNumber),
         place_of_birth: text(p.placeOfBirth),
         date_of_birth: text(p.dateOfBirth),
+        address: documentAddress(p.addresses),
       }
     : null;
   const decidedAt = verification.decisionTime ? new Date(verification.decisionTime) : new Date();

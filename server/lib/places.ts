@@ -36,3 +36,29 @@ export async function checkCountyAndCity(
   else if (county && city.countyId !== county.id) errors.city_id = ['Localitatea aleasă nu este în județul ales.'];
   return county && city && city.countyId === county.id ? { county, city } : null;
 }
+
+/** Street names that already say what they are (no "Str." in front). */
+const STREET_KIND = /^(str\.|strada|bd\.|b-dul|bulevardul|calea|aleea|al\.|șos\.|sos\.|șoseaua|soseaua|piața|p-ța|splaiul|intrarea|drumul|fundătura|str |bd )/i;
+
+/** "Str. Lungă nr. 10, bl. A2, sc. B, et. 3, ap. 12" */
+export function formatAddressLine1(a: { street: string; number: string; building?: string; entrance?: string; floor?: string; apartment?: string }): string {
+  const street = STREET_KIND.test(a.street) ? a.street : `Str. ${a.street}`;
+  const parts = [`${street} nr. ${a.number}`];
+  if (a.building) parts.push(`bl. ${a.building}`);
+  if (a.entrance) parts.push(`sc. ${a.entrance}`);
+  if (a.floor) parts.push(`et. ${a.floor}`);
+  if (a.apartment) parts.push(`ap. ${a.apartment}`);
+  return parts.join(', ');
+}
+
+/** "Cluj-Napoca, județul Cluj, 400001" (București: "Sectorul 3, București, 030001"). */
+export function formatAddressLine2(a: { city: string; county: string; countyCode: string; postalCode?: string }): string {
+  const parts = [a.city, a.countyCode === 'B' ? a.county : `județul ${a.county}`];
+  if (a.postalCode) parts.push(a.postalCode);
+  return parts.join(', ');
+}
+
+/** A profile's home address is there: county, city, street and number (what the address form requires). */
+export function hasHomeAddress(profile: Record<string, unknown>): boolean {
+  return Boolean(profile.county_id && profile.city_id && profile.street && profile.number);
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { checkCountyAndCity, type AddressBodyFields } from '../lib/places';
+import { checkCountyAndCity, formatAddressLine1, formatAddressLine2, type AddressBodyFields } from '../lib/places';
 import { FieldValidationError, forbidden } from '../lib/http-errors';
 import type { UserRow } from '../lib/tokens';
 import { requestReplies } from '../lib/api-schemas';
@@ -13,27 +13,6 @@ interface UserInfoBody extends AddressBodyFields {
 }
 
 const REQUIRED = 'Câmpul este obligatoriu.';
-
-/** Street names that already say what they are (no "Str." in front). */
-const STREET_KIND = /^(str\.|strada|bd\.|b-dul|bulevardul|calea|aleea|al\.|șos\.|sos\.|șoseaua|soseaua|piața|p-ța|splaiul|intrarea|drumul|fundătura|str |bd )/i;
-
-/** "Str. Lungă nr. 10, bl. A2, sc. B, et. 3, ap. 12" */
-export function formatAddressLine1(a: { street: string; number: string; building?: string; entrance?: string; floor?: string; apartment?: string }): string {
-  const street = STREET_KIND.test(a.street) ? a.street : `Str. ${a.street}`;
-  const parts = [`${street} nr. ${a.number}`];
-  if (a.building) parts.push(`bl. ${a.building}`);
-  if (a.entrance) parts.push(`sc. ${a.entrance}`);
-  if (a.floor) parts.push(`et. ${a.floor}`);
-  if (a.apartment) parts.push(`ap. ${a.apartment}`);
-  return parts.join(', ');
-}
-
-/** "Cluj-Napoca, județul Cluj, 400001" (București: "Sectorul 3, București, 030001"). */
-export function formatAddressLine2(a: { city: string; county: string; countyCode: string; postalCode?: string }): string {
-  const parts = [a.city, a.countyCode === 'B' ? a.county : `județul ${a.county}`];
-  if (a.postalCode) parts.push(a.postalCode);
-  return parts.join(', ');
-}
 
 export default (async (app) => {
   // schemas/user-info.json is registered once, with every step schema, by the flows plugin.

@@ -79,8 +79,13 @@ export interface County {
 
 export interface City {
   id: number;
+  /** How the locality is written in an address: "Cluj-Napoca", "Rogoz, comuna Albac". */
   name: string;
   county_id: number;
+  /** municipiu, oras, comuna, sat, sector */
+  kind?: string;
+  /** SIRUTA's postal code of the locality (villages), else null. */
+  postal_code?: string | null;
 }
 
 /** Paged nomenclature answer: `payload: { data, total }`. */

@@ -68,7 +68,9 @@ export async function fillHomeAddress(page: Page, screen?: Screen): Promise<void
 
 /**
  * The identity step as a desktop user does it: continue on desktop, three photos, "Trimite pentru
- * verificare", the simulator's approval (status polled every 5 s), then the home address.
+ * verificare", the simulator's approval (status polled every 5 s), then the home address. The photos
+ * are named so the simulator reads no address from the card ("fara-adresa"): the applicant types it,
+ * and the walker passes the address form (identity-address.spec.ts walks a card's address).
  */
 export async function completeIdentity(page: Page, screen?: Screen): Promise<void> {
   await expect(page.getByTestId('identity-step')).toHaveAttribute('data-phase', 'collecting');
@@ -80,7 +82,7 @@ export async function completeIdentity(page: Page, screen?: Screen): Promise<voi
     await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
     await screen?.('uploads on desktop');
   }
-  await uploadIdentityPhotos(page);
+  await uploadIdentityPhotos(page, 'buletin-fara-adresa');
   await screen?.('photos uploaded');
   await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
   await expect(page.getByText('Identitatea ta a fost verificată cu succes.')).toBeVisible({ timeout: 15_000 });

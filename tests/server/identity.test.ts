@@ -354,10 +354,87 @@ describe('the simulator decides', () => {
     expect(isValidCnp(profile.personal_code)).toBe(true);
     expect(profile.place_of_birth).toMatch(/^Mun\. /);
     expect(profile).toMatchObject({ street: 'Memorandumului', number: '28', city: 'Cluj-Napoca', county: 'Cluj', address_1: 'Str. Memorandumului nr. 28, bl. A2, sc. B, et. 3, ap. 12' });
+    // The card's address is recorded as read, the typed one stays.
+    expect(profile.document_address).toMatch(/ nr\. \d+/);
     const error = await get(`/api/veriff/get-veriff-error?${query(session)}`, user.token);
     expect(error.json().payload).toEqual({ code: null, translated_reason: null });
     // The same session always yields the same person.
     expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
+  });
+
+  it("approves with the card's address matched to the register: the profile has the home address, the step can go on", async () => {
+    const user = await registerUser(app);
+    const step = 'requesting-company-step-1';
+    await placeAtStep(app, user, step);
+    const { session } = await sessionWithUploads(app, user.token);
+    await submit(app, user.token, session.session_id);
+    expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
+    const { profile } = (await get('/api/registration/open', user.token)).json().payload;
+    expect(profile.document_address).toMatch(/^(Mun\.|Or\.|Com\.) .+ nr\. \d+/);
+    expect(profile).toMatchObject({ county_id: expect.any(Number), city_id: expect.any(Number), street: expect.any(String), number: expect.stringMatching(/^\d+$/) });
+    expect(profile.street).not.toBe('');
+    expect(profile.address_1).toMatch(new RegExp(`nr\\. ${profile.number}`));
+    expect(profile.address_2).toContain(profile.city);
+    // The profile is what the address form would have saved: the same county, city and lines.
+    const places = await get(`/api/nomenclature/city/index/0/25?county_id=${profile.county_id}&search_term=${encodeURIComponent(profile.city.split(',')[0])}`);
+    expect(places.json().payload.data.map((c: { id: number }) => c.id)).toContain(profile.city_id);
+    const ok = await post('/api/registration/confirm/identity-file', user.token, { verified: true, current_step_identifier: step });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().payload.step).toBe('requesting-company-step-2');
+  });
+
+  it('a village address without a street: county, village and number known, the street asked for', async () => {
+    const user = await registerUser(app);
+    const { session } = await sessionWithUploads(app, user.token, ['fata-fara-strada.png', 'spate.jpg', 'selfie.webp']);
+    await submit(app, user.token, session.session_id);
+    expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
+    const { profile } = (await get('/api/registration/open', user.token)).json().payload;
+    expect(profile.document_address).toMatch(/^(Com\.|Or\.) .+, Sat .+ nr\. \d+, Jud\. /);
+    expect(profile).toMatchObject({ county_id: expect.any(Number), city_id: expect.any(Number), city: expect.stringMatching(/, (comuna|orașul) /), number: expect.any(String) });
+    expect(profile.street).toBeUndefined();
+    expect(profile.address_1).toBeUndefined();
+  });
+
+  it('an address whose locality is not certain: county and street kept, the locality left for the applicant, never stuck', async () => {
+    const user = await registerUser(app);
+    const step = 'requesting-company-step-1';
+    await placeAtStep(app, user, step);
+    const { session } = await sessionWithUploads(app, user.token, ['fata.png', 'spate-adresa-nesigura.jpg', 'selfie.webp']);
+    await submit(app, user.token, session.session_id);
+    expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
+    const { profile } = (await get('/api/registration/open', user.token)).json().payload;
+    expect(profile.document_address).toMatch(/^Sat .+, Str\. .+ nr\. \d+, Jud\. /);
+    expect(profile).toMatchObject({ county_id: expect.any(Number), county: expect.any(String), street: expect.any(String), number: expect.any(String) });
+    expect(profile.city_id).toBeUndefined();
+    expect(profile.address_1).toBeUndefined();
+    // The step waits for the locality; the address form (prefilled from the profile) gives it.
+    const waiting = await post('/api/registration/confirm/identity-file', user.token, { verified: true, current_step_identifier: step });
+    expect(waiting.json().payload).toEqual({ verified: ['Avem nevoie de adresa ta de domiciliu'] });
+    const village = profile.document_address.match(/^Sat ([^,]+),/)[1] as string;
+    const cities = (await get(`/api/nomenclature/city/index/0/25?county_id=${profile.county_id}&search_term=${encodeURIComponent(village)}`)).json().payload.data;
+    expect(cities.length).toBeGreaterThan(1);
+    const saved = await post('/api/registration/update-user-info', user.token, {
+      first_name: profile.first_name,
+      last_name: profile.last_name,
+      place_of_birth: '',
+      county_id: profile.county_id,
+      city_id: cities[0].id,
+      street: profile.street,
+      number: profile.number,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().payload.profile).toMatchObject({ city_id: cities[0].id, document_address: profile.document_address });
+    const ok = await post('/api/registration/confirm/identity-file', user.token, { verified: true, current_step_identifier: step });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('no address read from the card ("fara-adresa"): the profile has none', async () => {
+    const user = await registerUser(app);
+    const { session } = await sessionWithUploads(app, user.token, ['fata-fara-adresa.png', 'spate.jpg', 'selfie.webp']);
+    await submit(app, user.token, session.session_id);
+    expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
+    const { profile } = (await get('/api/registration/open', user.token)).json().payload;
+    expect(Object.keys(profile).sort()).toEqual(['first_name', 'last_name', 'personal_code', 'place_of_birth']);
   });
 
   it('declines when a photo is named "reject…", with the Romanian reason in get-veriff-error', async () => {
@@ -599,7 +676,8 @@ describe('confirming the identity step', () => {
 
     const delayed = await testApp({ idvSimulatorDelayMs: 60_000 });
     try {
-      const { session } = await sessionWithUploads(delayed, user.token);
+      // "fara-adresa": the simulator reads no address from the card.
+      const { session } = await sessionWithUploads(delayed, user.token, ['fata-fara-adresa.png', 'spate.jpg', 'selfie.webp']);
       await submit(delayed, user.token, session.session_id);
       const waiting = await confirm(user.token, '/api/registration/confirm/identity-file', step);
       expect(waiting.json().payload).toEqual({ verified: ['Verificarea identității este în curs. Te rugăm să aștepți rezultatul.'] });

@@ -56,7 +56,7 @@ describe('Veriff client against a local fake Veriff', () => {
       code: 9001,
       reasonCode: null,
       reason: null,
-      person: { first_name: 'Ion', last_name: 'Popescu', personal_code: CNP, place_of_birth: 'Mun. Brașov, jud. Brașov', date_of_birth: '1990-01-01' },
+      person: { first_name: 'Ion', last_name: 'Popescu', personal_code: CNP, place_of_birth: 'Mun. Brașov, jud. Brașov', date_of_birth: '1990-01-01', address: null },
       decidedAt: new Date('2026-11-20T10:00:00.000Z'),
     });
 
@@ -111,6 +111,14 @@ describe('Veriff client against a local fake Veriff', () => {
     expect(decisionFromVeriff({ id: 'a', status: 'review' })).toBeNull();
     expect(decisionFromVeriff(null)).toBeNull();
   });
+
+  it('the home address is the first fullAddress of person.addresses, one clean line; any other shape is none', () => {
+    const address = (addresses: unknown) => decisionFromVeriff({ id: 'a', status: 'approved', person: { firstName: 'Ion', addresses } as never })?.person?.address;
+    expect(address([{ fullAddress: 'Com. Albac, Sat Rogoz, Jud. Alba', parsedAddress: { city: 'Rogoz' } }])).toBe('Com. Albac, Sat Rogoz, Jud. Alba');
+    expect(address([{ fullAddress: '  ' }, { fullAddress: 'Mun. Cluj-Napoca,\n Str. Memorandumului\u0000 nr. 10' }])).toBe('Mun. Cluj-Napoca, Str. Memorandumului nr. 10');
+    expect(address([{ fullAddress: 'x'.repeat(1000) }])).toHaveLength(300);
+    for (const other of [undefined, null, 'Com. Albac', {}, [null], [{ fullAddress: 12 }], [{ parsedAddress: { city: 'Rogoz' } }]]) expect(address(other)).toBeNull();
+  });
 });
 
 describe('identity routes with Veriff configured', () => {
@@ -130,6 +138,7 @@ describe('identity routes with Veriff configured', () => {
     expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
     const { profile } = (await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) })).json().payload;
     expect(profile).toMatchObject({ first_name: 'Ion', last_name: 'Popescu', personal_code: CNP, place_of_birth: 'Mun. Brașov, jud. Brașov' });
+    expect(profile.document_address).toBeUndefined();
 
     // Deleting also deletes at Veriff (best effort).
     await app.inject({ method: 'DELETE', url: '/api/veriff/delete-session', payload: session, headers: auth(user.token) });
@@ -195,6 +204,25 @@ describe('POST /api/veriff/decision-webhook', () => {
     expect(await lastSession(app, user.token)).toMatchObject({ status: 2 });
     const { profile } = (await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) })).json().payload;
     expect(profile).toMatchObject({ first_name: 'Ion', personal_code: CNP });
+  });
+
+  it("a signed decision with the card's address (address extraction on) fills the home address", async () => {
+    const { user, session } = await submittedSession();
+    const person = { ...approved.person, addresses: [{ fullAddress: 'COM. ALBAC, SAT ROGOZ, STR. PRINCIPALA NR. 12, JUD. ALBA' }] };
+    const body = JSON.stringify({ status: 'success', verification: { id: session.session_id, vendorData: session.custom_id, ...approved, person } });
+    expect((await send(body, { 'x-auth-client': API_KEY, 'x-hmac-signature': signWebhook(body, SECRET) })).statusCode).toBe(200);
+    const { profile } = (await app.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) })).json().payload;
+    expect(profile).toMatchObject({
+      document_address: 'COM. ALBAC, SAT ROGOZ, STR. PRINCIPALA NR. 12, JUD. ALBA',
+      county_id: 1,
+      county: 'Alba',
+      city: 'Rogoz, comuna Albac',
+      street: 'Principala',
+      number: '12',
+      postal_code: '517018',
+      address_1: 'Str. Principala nr. 12',
+      address_2: 'Rogoz, comuna Albac, județul Alba, 517018',
+    });
   });
 
   it('a tampered body, a wrong signature or another API key is refused (401) and changes nothing', async () => {

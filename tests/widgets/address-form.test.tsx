@@ -137,6 +137,23 @@ describe('AddressForm', () => {
     expect(onSave.mock.calls[0][0]).toMatchObject({ county_id: 1, city_id: 101 });
   });
 
+  it('a village fills its postal code; another village replaces it; a code the applicant typed stays', async () => {
+    const { user, onSave } = setup({ initial: { ...FULL, postal_code: '' } });
+    await choose(user, picker('Județ'), 'Alb', 'Alba');
+    await choose(user, picker('Localitate'), 'rogoz', 'Rogoz, comuna Albac');
+    expect(field('Cod poștal')).toHaveProperty('value', '517018');
+    await choose(user, picker('Localitate'), 'barasti', 'Bărăști, comuna Albac');
+    expect(field('Cod poștal')).toHaveProperty('value', '517006');
+    // A commune has no single code: the village's goes.
+    await choose(user, picker('Localitate'), 'Albac', 'Albac');
+    expect(field('Cod poștal')).toHaveProperty('value', '');
+    await user.type(field('Cod poștal'), '517000');
+    await choose(user, picker('Localitate'), 'rogoz', 'Rogoz, comuna Albac');
+    expect(field('Cod poștal')).toHaveProperty('value', '517000');
+    await user.click(saveButton());
+    expect(onSave.mock.calls[0][0]).toMatchObject({ county_id: 1, city_id: 103, postal_code: '517000' });
+  });
+
   it('shows server field errors under their fields, scrolls to the first and clears one when it is edited', async () => {
     const scrolled: string[] = [];
     const scrollSpy = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {

@@ -21,7 +21,10 @@ export const CITIES: City[] = [
   { id: 1201, name: 'Cluj-Napoca', county_id: 12 },
   { id: 1202, name: 'Turda', county_id: 12 },
   ...Array.from({ length: 58 }, (_, i) => ({ id: 1203 + i, name: `Localitatea ${i + 3}`, county_id: 12 })),
-  { id: 101, name: 'Alba Iulia', county_id: 1 },
+  { id: 101, name: 'Alba Iulia', county_id: 1, kind: 'municipiu', postal_code: null },
+  { id: 102, name: 'Albac', county_id: 1, kind: 'comuna', postal_code: null },
+  { id: 103, name: 'Rogoz, comuna Albac', county_id: 1, kind: 'sat', postal_code: '517018' },
+  { id: 104, name: 'Bărăști, comuna Albac', county_id: 1, kind: 'sat', postal_code: '517006' },
   { id: 4001, name: 'Sector 1', county_id: 40 },
 ];
 

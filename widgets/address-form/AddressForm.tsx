@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Alert, Button, Field, Fieldset, HStack, Input, SimpleGrid } from '@chakra-ui/react';
 import type { AddressValues, MailingAddress, MailingAddressValues, PlacesService, Profile } from '../types';
 import { CityPicker, CountyPicker } from '../county-city';
@@ -170,6 +170,8 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
   const idOf = (key: Key) => `address-${base}-${key}`;
   const [values, setValues] = useState<Values>(() => initialValues(form, props.initial as Partial<Record<Key, string | number | null>>));
   const [names, setNames] = useState({ county: props.initial.county ?? '', city: props.initial.city ?? '' });
+  /** The postal code the last chosen locality filled in (replaced by the next one's, unlike a typed code). */
+  const autoPostal = useRef('');
   const [errors, setErrors] = useState<Partial<Record<Key, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -289,9 +291,13 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
             countyId={values.county_id}
             value={values.city_id}
             valueName={names.city}
-            onChange={(id, name) => {
+            onChange={(id, name, place) => {
               if (id === values.city_id) return;
-              update({ city_id: id });
+              // A village's postal code fills the field unless the applicant typed another one.
+              const postal = place?.postal_code ?? '';
+              const typed = values.postal_code && values.postal_code !== autoPostal.current;
+              autoPostal.current = typed ? autoPostal.current : postal;
+              update(typed ? { city_id: id } : { city_id: id, postal_code: postal });
               setNames((previous) => ({ ...previous, city: name }));
             }}
             error={errors.city_id}

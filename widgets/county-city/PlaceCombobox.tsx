@@ -7,6 +7,8 @@ export const SCROLL_DEBOUNCE_MS = 300;
 export interface Place {
   id: number;
   name: string;
+  /** A locality's own postal code (SIRUTA), when it has one. */
+  postal_code?: string | null;
 }
 
 /** What both pickers take (spec 000 §5 "Address form"; reused by the mailing-address and branch-office steps). */
@@ -17,8 +19,8 @@ export interface PlacePickerProps {
   value: number | null;
   /** The chosen item's name, shown before the list has loaded (e.g. `profile.county`). */
   valueName?: string | null;
-  /** A choice was made (or cleared: `null, ''`). */
-  onChange(id: number | null, name: string): void;
+  /** A choice was made (or cleared: `null, ''`); `place` is the item chosen from the list. */
+  onChange(id: number | null, name: string, place?: Place): void;
   /** Shown under the field, linked by aria-describedby and announced. */
   error?: string;
   disabled?: boolean;
@@ -48,7 +50,7 @@ export function PlaceCombobox({ value, valueName, onChange, search, ...rest }: P
       itemToString={placeName}
       value={value}
       valueLabel={selectedName}
-      onSelect={(item) => onChange(item.id, item.name)}
+      onSelect={(item) => onChange(item.id, item.name, item)}
       scrollDebounceMs={SCROLL_DEBOUNCE_MS}
     />
   );

@@ -3,7 +3,7 @@ import { Button, Heading, Stack, Text } from '@chakra-ui/react';
 import type { AddressValues, PlacesService, Profile, StepServices } from '../types';
 import { AddressForm } from '../address-form/AddressForm';
 import { useLive } from '../shared/useLive';
-import { formatAddress, profileComplete } from './identity-rules';
+import { documentAddress, formatAddress, profileComplete } from './identity-rules';
 
 export interface HomeAddressProps {
   profile: Profile;
@@ -14,7 +14,12 @@ export interface HomeAddressProps {
   save(values: AddressValues): Promise<void>;
 }
 
-/** After approval: the name and home address from the decision, and the form that completes or edits them. */
+/**
+ * After approval: the name and home address from the decision, and the form that completes or edits
+ * them. While the address is incomplete and the card's address was read but not matched with
+ * certainty, that text is shown ("Adresa de pe act: …") and the form opens with what was matched
+ * (county, street, number, … in the profile): the applicant picks the locality or completes the rest.
+ */
 export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: HomeAddressProps) {
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -44,6 +49,7 @@ export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: Home
   }
   const address = formatAddress(profile);
   const complete = Boolean(address) && profileComplete(profile);
+  const fromDocument = complete ? null : documentAddress(profile);
   return (
     <Stack gap="2" data-testid="identity-address">
       <Heading as="h2" size="md">
@@ -64,6 +70,12 @@ export function HomeAddress({ profile, places, t, withPlaceOfBirth, save }: Home
           {t('steps:identity.missingAddressNext')}
         </Text>
       )}
+      {fromDocument ? (
+        <Stack gap="1" data-testid="identity-document-address">
+          <Text>{t('steps:identity.documentAddress', { address: fromDocument })}</Text>
+          <Text color="fg.muted">{t(profile.city_id ? 'steps:identity.documentAddressComplete' : 'steps:identity.documentAddressPick')}</Text>
+        </Stack>
+      ) : null}
       {profile.place_of_birth ? <Text>{t('steps:identity.placeOfBirth', { place: profile.place_of_birth })}</Text> : null}
       {saved ? (
         <Text color="fg.success" role="status" ref={savedMessage} tabIndex={-1}>

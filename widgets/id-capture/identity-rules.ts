@@ -31,3 +31,12 @@ export function formatAddress(profile: Profile): string | null {
   if (!profile.street || !profile.number || !profile.city) return null;
   return [profile.address_1, profile.address_2].filter(Boolean).join(', ') || `${profile.street} ${profile.number}, ${profile.city}`;
 }
+
+/**
+ * The home address as the identity card writes it (`profile.document_address`, issue 31), when the
+ * server read one; shown while the address is incomplete, next to the form it prefilled.
+ */
+export function documentAddress(profile: Profile): string | null {
+  const text = profile.document_address;
+  return typeof text === 'string' && text.trim() ? text.trim() : null;
+}
