@@ -22,6 +22,9 @@ export function caenId(revision: string, code: string): number {
   return base + Number(code);
 }
 
+/** The ids of Rev.2 classes lie in this range (inclusive). */
+export const PREVIOUS_REVISION_IDS: readonly [number, number] = [20000, 29999];
+
 /** The revision an id belongs to. */
 export function revisionOfId(id: number): string | null {
   if (id > 30000 && id < 40000) return CURRENT_CAEN_REVISION;
@@ -57,15 +60,14 @@ export async function seedCaenList(db: Db, text: string): Promise<void> {
 }
 
 /**
- * The Rev.2 → Rev.3 correspondence (seed/caen-rev2-rev3.json), replaced whole; then the requests
- * not yet sent move to Rev.3 (`moveRequestsToCurrentRevision`).
+ * The Rev.2 → Rev.3 correspondence (seed/caen-rev2-rev3.json), replaced whole. The requests not yet
+ * sent then move to Rev.3 when the app starts (`moveCodesToCurrentRevision`, server/registration/store.ts).
  */
 export async function seedCaenCorrespondence(db: Db, text: string): Promise<void> {
   const { pairs } = JSON.parse(text) as CaenCorrespondenceFile;
   const rows = pairs.map(([from, to]) => ({ rev2Id: caenId(PREVIOUS_CAEN_REVISION, from), rev3Id: caenId(CURRENT_CAEN_REVISION, to) }));
   await db.delete(caenCorrespondence);
   for (let i = 0; i < rows.length; i += 500) await db.insert(caenCorrespondence).values(rows.slice(i, i + 500)).onConflictDoNothing();
-  await moveRequestsToCurrentRevision(db);
 }
 
 /**
@@ -90,31 +92,11 @@ export function codesInCurrentRevision(codes: unknown[], targets: ReadonlyMap<nu
   return changed ? out : null;
 }
 
-/**
- * The data migration of issue 31: requests whose dossier is not sent yet (`form_data.submitted_at`
- * empty) and still hold Rev.2 codes get their one-to-one Rev.3 codes. Sent dossiers keep the codes
- * as sent (operators see their Rev.3 equivalents). Runs with the seed, after both lists and the
- * correspondence are loaded; like the SQL migrations, it writes the requests directly, once.
- */
-export async function moveRequestsToCurrentRevision(db: Db): Promise<number> {
-  const pairs = await db.select().from(caenCorrespondence);
+/** Every Rev.2 class's Rev.3 classes, by id (the correspondence as loaded). */
+export async function correspondenceTargets(db: Db): Promise<Map<number, number[]>> {
   const targets = new Map<number, number[]>();
-  for (const p of pairs) targets.set(p.rev2Id, [...(targets.get(p.rev2Id) ?? []), p.rev3Id]);
-  const { rows } = (await db.execute(sql`
-    select id, form_data->'codes' as codes from registration_requests
-    where coalesce(form_data->>'submitted_at', '') = ''
-      and jsonb_typeof(form_data->'codes') = 'array'
-      and exists (select 1 from jsonb_array_elements(form_data->'codes') c where jsonb_typeof(c) = 'number' and (c #>> '{}')::numeric between 20000 and 29999)`)) as unknown as {
-    rows: Array<{ id: number; codes: unknown[] }>;
-  };
-  let moved = 0;
-  for (const row of rows) {
-    const codes = codesInCurrentRevision(row.codes, targets);
-    if (!codes) continue;
-    await db.execute(sql`update registration_requests set form_data = jsonb_set(form_data, '{codes}', ${JSON.stringify(codes)}::jsonb), version = version + 1 where id = ${row.id}`);
-    moved++;
-  }
-  return moved;
+  for (const p of await db.select().from(caenCorrespondence)) targets.set(p.rev2Id, [...(targets.get(p.rev2Id) ?? []), p.rev3Id]);
+  return targets;
 }
 
 /** The Rev.3 classes a Rev.2 class became, by Rev.2 id. */

@@ -413,7 +413,7 @@ export const requestDocuments = pgTable(
 
 /**
  * CAEN nomenclature at class level (4-digit codes, spec 001 §3 "CAEN code", §5): the codes of a
- * new PFA (`form_data.codes` holds their ids, primary first). Seeded from seed/caen.json; ids are
+ * new PFA (`form_data.codes` holds their ids, primary first). Seeded from seed/caen-rev2.json and caen-rev3.json; ids are
  * stable (the codes of saved requests keep pointing at them).
  */
 export const caenCodes = pgTable(

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { openDatabase, type Database, type Db } from '../db';
+import { moveCodesToCurrentRevision } from '../registration/store';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +19,8 @@ export default fp<{ database?: Database }>(
     if (!options.database) app.addHook('onClose', () => database.close());
     app.decorate('database', database);
     app.decorate('db', database.db);
+    // Requests not yet sent move from CAEN Rev.2 to Rev.3 once both lists are loaded (issue 31); usually none is left.
+    await moveCodesToCurrentRevision(database.db);
   },
   { name: 'database', dependencies: ['config'], fastify: '5.x' },
 );

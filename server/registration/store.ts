@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Flow } from '../../src/core/flow';
 import type { Db } from '../db';
+import { codesInCurrentRevision, correspondenceTargets, PREVIOUS_REVISION_IDS } from '../db/caen';
 import { files, partners, payments, registrationRequests, timelineItems, tokens, users } from '../db/schema';
 import { forbidden, HttpError } from '../lib/http-errors';
 import { accessTokenParams, liveAccessToken, touchAccessToken, type UserRow } from '../lib/tokens';
@@ -502,6 +503,32 @@ export async function moveRequestWithExtras(
     lostReason: changes.lostReason === undefined ? row.lostReason : changes.lostReason,
   });
   return moved ? { request: moved.request, extras: parseExtras(moved.extras) } : null;
+}
+
+/**
+ * The data migration of issue 31, run when the app starts (server/plugins/database.ts), after the
+ * SQL migration gave Rev.2 codes their own ids and the seed loaded Rev.3 and the correspondence:
+ * requests whose dossier is not sent yet (`form_data.submitted_at` empty) and still hold Rev.2 codes
+ * get their one-to-one Rev.3 codes (`codesInCurrentRevision`); a code that split stays for the
+ * applicant to choose. Sent dossiers keep the codes as sent. Returns how many requests moved.
+ */
+export async function moveCodesToCurrentRevision(db: Db): Promise<number> {
+  const candidates = await db
+    .select()
+    .from(registrationRequests)
+    .where(
+      sql`coalesce(${registrationRequests.formData}->>'submitted_at', '') = '' and jsonb_typeof(${registrationRequests.formData}->'codes') = 'array'
+        and exists (select 1 from jsonb_array_elements(${registrationRequests.formData}->'codes') c
+                    where jsonb_typeof(c) = 'number' and (c #>> '{}')::numeric between ${PREVIOUS_REVISION_IDS[0]} and ${PREVIOUS_REVISION_IDS[1]})`,
+    );
+  if (!candidates.length) return 0;
+  const targets = await correspondenceTargets(db);
+  let moved = 0;
+  for (const row of candidates) {
+    const codes = codesInCurrentRevision(row.formData.codes as unknown[], targets);
+    if (codes && (await mergeInto(db, row.id, (current) => ({ formData: { ...current.formData, codes: codesInCurrentRevision(current.formData.codes as unknown[], targets) ?? current.formData.codes } })))) moved++;
+  }
+  return moved;
 }
 
 /** The overview's inline edits (profile names, CNP, CAEN codes), if nobody wrote the request since `row` was read. */

@@ -13,7 +13,8 @@ import { eq } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { caenId, codesInCurrentRevision, CURRENT_CAEN_REVISION, moveRequestsToCurrentRevision, PREVIOUS_CAEN_REVISION } from '../../server/db/caen';
+import { caenId, codesInCurrentRevision, CURRENT_CAEN_REVISION, PREVIOUS_CAEN_REVISION } from '../../server/db/caen';
+import { moveCodesToCurrentRevision } from '../../server/registration/store';
 import { registrationRequests } from '../../server/db/schema';
 import { auth, placeAtStep, registerUser, requestRowOf, testApp, type RegisteredUser } from './helpers';
 
@@ -46,7 +47,7 @@ describe('moving stored requests to CAEN Rev.3', () => {
     const sent = await withCodes([rev2('6201')], { submitted_at: '2024-12-20T10:00:00.000Z' });
     const current = await withCodes([rev3('6210')]);
 
-    expect(await moveRequestsToCurrentRevision(app.db)).toBeGreaterThanOrEqual(3);
+    expect(await moveCodesToCurrentRevision(app.db)).toBeGreaterThanOrEqual(3);
 
     expect(await codesOf(oneToOne)).toEqual([rev3('6210'), rev3('7311')]);
     // 6202 and 6203 both became 6220: once.
@@ -58,7 +59,7 @@ describe('moving stored requests to CAEN Rev.3', () => {
     expect(await codesOf(sent)).toEqual([rev2('6201')]);
     expect(await codesOf(current)).toEqual([rev3('6210')]);
     // Running again changes nothing.
-    expect(await moveRequestsToCurrentRevision(app.db)).toBe(0);
+    expect(await moveCodesToCurrentRevision(app.db)).toBe(0);
   });
 
   it('codesInCurrentRevision leaves unknown values and current codes alone', () => {

@@ -7,6 +7,7 @@ import { auth, placeAtStep, registerUser, requestRowOf, testApp, type Registered
 import { PNG, multipartPayload } from './identity-helpers';
 import { saveFile } from '../../server/files/files';
 import { readPdf } from './pdf-text';
+import { caenId, CURRENT_CAEN_REVISION } from '../../server/db/caen';
 
 const OPS_TOKEN = 'ops-signed-documents-token-0123456789';
 let app: FastifyInstance;
@@ -48,7 +49,7 @@ async function sign(user: RegisteredUser, png: Buffer) {
 }
 
 async function send(user: RegisteredUser) {
-  await placeAtStep(app, user, OVERVIEW_STEP, { activity: 'design-grafic', codes: [7410] });
+  await placeAtStep(app, user, OVERVIEW_STEP, { activity: 'design-grafic', codes: [caenId(CURRENT_CAEN_REVISION, '7412')] });
   return post('/api/registration/send', user.token, { current_step_identifier: OVERVIEW_STEP, address_type: 1 });
 }
 
@@ -164,7 +165,7 @@ describe('the signed documents (issue 17 item 10, spec 001 §2 item 5)', () => {
     const row = await requestRowOf(app, user);
     // Bytes that start like a PNG (as the upload check sees them) but are not one.
     const broken = await saveFile(app, user.user.id, { data: Buffer.concat([PNG.subarray(0, 16), Buffer.alloc(64, 7)]), originalName: 'semnatura.png', contentType: 'image/png', clean: true });
-    await placeAtStep(app, user, OVERVIEW_STEP, { activity: 'design-grafic', codes: [7410], signature_file_id: broken.id });
+    await placeAtStep(app, user, OVERVIEW_STEP, { activity: 'design-grafic', codes: [caenId(CURRENT_CAEN_REVISION, '7412')], signature_file_id: broken.id });
     const res = await post('/api/registration/send', user.token, { current_step_identifier: OVERVIEW_STEP, address_type: 1 });
     expect(res.statusCode).toBe(422);
     expect(res.json().payload).toEqual({ signature: ['Semnătura salvată nu poate fi aplicată pe documente. Te rugăm să revii la pasul „Semnătură” și să semnezi din nou.'] });
