@@ -297,7 +297,7 @@ import type { OfficeService } from '@/core/api-types';
 
 /** The applicant's partner and its prices (`partner` of the request); `stripe_id` is what the pricing step submits. */
 export type PartnerOffer = Pick<RegistrationRequest['partner'], 'name' | 'is_unaffiliated' | 'description' | 'footnote' | 'prices'>;
-export type { CompanyInfo, PartnerPrice as PartnerPriceOffer } from '@/core/api-types';
+export type { CompanyCaen, CompanyInfo, PartnerPrice as PartnerPriceOffer } from '@/core/api-types';
 
 /** Reads the engine's context from an rjsf registry. */
 export function stepContext(registry: { formContext?: unknown }): StepFormContext {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { todayInRomania } from '../../src/core/timeline';
-import { CompanyLookupUnavailableError, legalFormOf, type CompanyLookup, type CompanyRecord } from './types';
+import { CompanyLookupUnavailableError, legalFormOf, normaliseCaenCode, type CompanyLookup, type CompanyRecord } from './types';
 
 /** Path of ANAF's synchronous VAT-register web service, version 9 (the public "PlatitorTvaRest" API). */
 export const ANAF_TVA_PATH = '/api/PlatitorTvaRest/v9/tva';
@@ -52,6 +52,8 @@ interface AnafFound {
     nrRegCom?: string;
     forma_juridica?: string;
     forma_organizare?: string;
+    /** The main activity's CAEN class ("6201"; at times "111" for 0111, or empty). */
+    cod_CAEN?: string | number;
   };
   adresa_sediu_social?: Record<string, unknown>;
   adresa_domiciliu_fiscal?: Record<string, unknown>;
@@ -101,7 +103,13 @@ export function recordFromAnaf(found: AnafFound, cui: string): CompanyRecord {
     is_pfa: legalForm === 'PFA',
     county: text(office?.sdenumire_Judet) ?? text(domicile?.ddenumire_Judet),
     city: text(office?.sdenumire_Localitate) ?? text(domicile?.ddenumire_Localitate),
+    caen_code: normaliseCaenCode(general.cod_CAEN),
   };
+}
+
+/** A record kept before `caen_code` was read (in Redis for up to a day after the upgrade) reads as one without a code. */
+function kept(record: CompanyRecord | null): CompanyRecord | null {
+  return record && { ...record, caen_code: record.caen_code ?? null };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -109,7 +117,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * The ANAF public web service (webservicesp.anaf.ro, "PlatitorTvaRest" v9): `POST /api/PlatitorTvaRest/v9/tva`
  * with `[{ "cui": 42157397, "data": "YYYY-MM-DD" }]`, answered with `{ cod, message, found: [{ date_generale:
- * { denumire, adresa, nrRegCom, forma_juridica, … }, adresa_sediu_social, adresa_domiciliu_fiscal, … }],
+ * { denumire, adresa, nrRegCom, forma_juridica, cod_CAEN, … }, adresa_sediu_social, adresa_domiciliu_fiscal, … }],
  * notFound: [cui] }`. Called only by the server: at most one call per second (later lookups wait
  * their turn), each answer kept in memory for a while (not-found too), a time limit per call, and
  * every failure reported as `CompanyLookupUnavailableError` with a Romanian message.
@@ -155,8 +163,8 @@ export class AnafCompanyLookup implements CompanyLookup {
   async lookup(cui: string): Promise<CompanyRecord | null> {
     if (!/^[0-9]{2,10}$/.test(cui)) throw new Error(`not a normalised CUI: ${cui}`);
     if (this.shared) {
-      const kept = await this.sharedCall('cache', (redis, prefix) => redis.get(`${prefix}cui:${cui}`));
-      if (kept !== null) return (JSON.parse(kept) as { record: CompanyRecord | null }).record;
+      const stored = await this.sharedCall('cache', (redis, prefix) => redis.get(`${prefix}cui:${cui}`));
+      if (stored !== null) return kept((JSON.parse(stored) as { record: CompanyRecord | null }).record);
     }
     const cached = this.cache.get(cui);
     if (cached && cached.expiresAt > this.now()) return cached.record && { ...cached.record };

@@ -25,6 +25,7 @@ export class LocalCompanyRegistry implements CompanyLookup {
       is_pfa: row.legalForm === 'PFA',
       county: row.county,
       city: row.city,
+      caen_code: row.caenCode,
     };
   }
 }

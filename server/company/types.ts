@@ -21,6 +21,12 @@ export interface CompanyRecord {
   is_pfa: boolean;
   county: string | null;
   city: string | null;
+  /**
+   * The main activity's CAEN code as the registry gives it (ANAF `date_generale.cod_CAEN`): four
+   * digits, of CAEN Rev.2 or Rev.3 (the registry does not say which); null when unknown. What it
+   * means today is read by `readCompanyCaen` (server/company/caen.ts) when the request is answered.
+   */
+  caen_code: string | null;
 }
 
 export interface CompanyLookup {
@@ -74,6 +80,18 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value.trim() : null;
 }
 
+/**
+ * A CAEN class code as four digits, or null: registries give it as a string ("6201"), sometimes as a
+ * number or with its leading zero dropped ("111" for 0111), with a dot ("62.01"), or empty.
+ */
+export function normaliseCaenCode(value: unknown): string | null {
+  let code = typeof value === 'number' && Number.isInteger(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (/^\d{1,2}\.\d{2}$/.test(code)) code = code.replace('.', '');
+  if (!/^\d{3,4}$/.test(code)) return null;
+  code = code.padStart(4, '0');
+  return code === '0000' ? null : code;
+}
+
 /** The company kept in a request's form data, or null when there is none (or it is not a company record). */
 export function companyOf(formData: Record<string, unknown>): CompanyRecord | null {
   const value = formData.company;
@@ -91,5 +109,7 @@ export function companyOf(formData: Record<string, unknown>): CompanyRecord | nu
     is_pfa: c.is_pfa === true,
     county: text(c.county),
     city: text(c.city),
+    // Requests stored before the registry's code was kept have none.
+    caen_code: normaliseCaenCode(c.caen_code),
   };
 }

@@ -245,6 +245,8 @@ export interface CompaniesFile {
     legal_form: string;
     county: string | null;
     city: string | null;
+    /** The main activity's CAEN code as ANAF gives it (`cod_CAEN`): four digits, Rev.2 or Rev.3; null or absent when unknown. */
+    caen_code?: string | null;
   }>;
 }
 
@@ -255,6 +257,7 @@ async function seedCompanies(db: Db, text: string): Promise<void> {
     if (normalizeFiscalCode(c.fiscal_code) !== c.fiscal_code || !hasValidCheckDigit(c.fiscal_code)) {
       throw new Error(`companies.json: ${c.fiscal_code} is not a CUI (digits only, valid check digit)`);
     }
+    if (c.caen_code != null && !/^\d{4}$/.test(c.caen_code)) throw new Error(`companies.json: ${c.fiscal_code}: caen_code ${c.caen_code} is not four digits`);
     const values = {
       fiscalCode: c.fiscal_code,
       name: c.name,
@@ -263,6 +266,7 @@ async function seedCompanies(db: Db, text: string): Promise<void> {
       legalForm: c.legal_form,
       county: c.county,
       city: c.city,
+      caenCode: c.caen_code ?? null,
     };
     await db.insert(companies).values(values).onConflictDoUpdate({ target: companies.fiscalCode, set: values });
   }

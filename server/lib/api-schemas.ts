@@ -14,6 +14,7 @@
  * field makes the serializer throw (a 500) instead of leaving it out.
  */
 import { BILLING_TIMELINE_TYPES, TIMELINE_FIELDS, TIMELINE_TYPES, type TimelineFieldKind } from '../../src/core/timeline';
+import { COMPANY_CAEN_STATUSES } from '../company/caen';
 
 type Schema = Record<string, unknown>;
 
@@ -143,6 +144,17 @@ export const REGISTRATION_REQUEST = {
           is_pfa: bool,
           county: nullStr,
           city: nullStr,
+          caen_code: nullStr,
+          // What the main activity code means in CAEN Rev.3 (`CompanyCaen`, server/company/caen.ts); null without a code.
+          caen: nullable(
+            obj({
+              code: str,
+              status: { type: 'string', enum: [...COMPANY_CAEN_STATUSES] },
+              current: nullable(obj({ code: str, name: str })),
+              previous: nullable(obj({ code: str, name: str })),
+              equivalents: arrayOf(obj({ code: str, name: str })),
+            }),
+          ),
         }),
       ),
       status_timeline: arrayOf(ref('timeline-item.json')),

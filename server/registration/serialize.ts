@@ -8,6 +8,7 @@ import type { Db } from '../db';
 import { fileUrl } from '../files/files';
 import { identityMediaOf } from '../identity/queries';
 import { companyOf } from '../company/types';
+import { companyAnswer } from '../company/caen';
 import type { UserRow } from '../lib/tokens';
 import { flowContext, type PartnerPrice, type PartnerRow, type RequestRow } from './model';
 import { requestExtras, type RequestExtras } from './request-extras';
@@ -63,7 +64,8 @@ export async function serializeRequest(
     paid_at: request.paidAt?.toISOString() ?? null,
     created_at: request.createdAt.toISOString(),
     mailing_address: extras.mailing_address,
-    company: companyOf(request.formData),
+    // "Am PFA": the firm found, with what its main CAEN code means in CAEN Rev.3 (one query when it has a code).
+    company: await companyAnswer(db, companyOf(request.formData)),
     status_timeline: extras.timeline.map(timelineItemOf) satisfies TimelineItem[],
     steps,
     variants: flow.variants,

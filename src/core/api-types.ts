@@ -159,6 +159,29 @@ export interface CompanyInfo {
   address: string | null;
   fiscal_code: string;
   registration_number?: string | null;
+  /** The firm's main activity code as the registry gives it (ANAF `cod_CAEN`), four digits. */
+  caen_code?: string | null;
+  /** What that code means today (server/company/caen.ts); null without a code. */
+  caen?: CompanyCaen | null;
+}
+
+/** A CAEN class named by its code and title. */
+export interface CaenClass {
+  code: string;
+  name: string;
+}
+
+/**
+ * A firm's main CAEN code read against both revisions (issue 31): `previous` (a Rev.2 class only) and
+ * `ambiguous` (a class of both, with other meanings) need an update at the trade register;
+ * `equivalents` are the CAEN Rev.3 classes of the Rev.2 class.
+ */
+export interface CompanyCaen {
+  code: string;
+  status: 'current' | 'previous' | 'ambiguous' | 'unknown';
+  current: CaenClass | null;
+  previous: CaenClass | null;
+  equivalents: CaenClass[];
 }
 
 /** The wizard request as GET/POST registration/open and every step call return it. */

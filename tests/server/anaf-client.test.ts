@@ -45,6 +45,8 @@ describe('ANAF company lookup (PlatitorTvaRest v9) against a local fake', () => 
       // The registered office is empty for a PFA: county and city come from the fiscal domicile.
       county: 'CLUJ',
       city: 'Mun. Cluj-Napoca',
+      // `date_generale.cod_CAEN`, as ANAF gives it.
+      caen_code: '6201',
     });
   });
 

@@ -39,7 +39,10 @@ const POPESCU: CompanyRecord = {
   is_pfa: true,
   county: 'Cluj',
   city: 'Cluj-Napoca',
+  caen_code: '6201',
 };
+/** POPESCU as the request's `company` answers it: with its CAEN Rev.2 code's Rev.3 correspondence (tests/server/company-caen.test.ts has the rest). */
+const POPESCU_ANSWER = { ...POPESCU, caen: expect.objectContaining({ code: '6201', status: 'previous', equivalents: [expect.objectContaining({ code: '6210' })] }) };
 
 /** The local registry, counting its lookups; `down` makes it fail like ANAF when it does not answer. */
 class CountingLookup implements CompanyLookup {
@@ -106,12 +109,12 @@ describe('existing PFA steps 2 and 3: fiscal code lookup and "Te-am găsit"', ()
     const payload = res.json().payload;
     expect(payload.step).toBe(STEP_3);
     expect(payload.form_data).toMatchObject({ fiscal_code: '42157397', company: POPESCU, company_confirmed_at: null });
-    expect(payload.company).toEqual(POPESCU);
+    expect(payload.company).toEqual(POPESCU_ANSWER);
     expect(lookups.calls).toEqual(['42157397']);
 
     const open = (await app.inject({ method: 'GET', url: OPEN, headers: auth(user.token) })).json().payload;
     expect(open.step).toBe(STEP_3);
-    expect(open.company).toEqual(POPESCU);
+    expect(open.company).toEqual(POPESCU_ANSWER);
   });
 
   it('normalises RO prefixes and blanks before the lookup and keeps the digits', async () => {
@@ -165,7 +168,7 @@ describe('existing PFA steps 2 and 3: fiscal code lookup and "Te-am găsit"', ()
     lookups.down = false;
     const res = await collect(user, '42157397');
     expect(res.statusCode).toBe(200);
-    expect(res.json().payload.company).toEqual(POPESCU);
+    expect(res.json().payload.company).toEqual(POPESCU_ANSWER);
   });
 
   it('an unchanged CUI goes straight on without a lookup and keeps the confirmation; another CUI is looked up and must be confirmed again', async () => {
@@ -273,7 +276,7 @@ describe('existing PFA steps 2 and 3: fiscal code lookup and "Te-am găsit"', ()
     expect(res.statusCode).toBe(200);
     const payload = res.json().payload;
     expect(payload.step).toBe(STEP_4);
-    expect(payload.company).toEqual(POPESCU);
+    expect(payload.company).toEqual(POPESCU_ANSWER);
     const confirmedAt = Date.parse(payload.form_data.company_confirmed_at);
     expect(payload.form_data.company_confirmed_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(confirmedAt).toBeGreaterThanOrEqual(started - 1000);
@@ -311,7 +314,7 @@ describe('the local company registry (default COMPANY_LOOKUP)', () => {
       await placeAtStep(app, user, STEP_2);
       const res = await app.inject({ method: 'POST', url: COLLECT, payload: { fiscal_code: 'RO 42157397', current_step_identifier: STEP_2 }, headers: auth(user.token) });
       expect(res.statusCode).toBe(200);
-      expect(res.json().payload.company).toEqual(POPESCU);
+      expect(res.json().payload.company).toEqual(POPESCU_ANSWER);
     } finally {
       await app.close();
     }

@@ -9,7 +9,7 @@ import { toaster } from '@/shared/toaster';
 import { usePageTitle } from '@/shared/useT';
 import type { MailingAddress } from '@/core/api-types';
 import type { TimelineItem } from '@/core/timeline';
-import { saveStaffFile, staffApi, type AuditEntry, type Dossier, type DossierFile } from './api';
+import { saveStaffFile, staffApi, type AuditEntry, type Dossier, type DossierCompany, type DossierFile } from './api';
 import { Cell, DataTable, HeaderCell } from './DataTable';
 import { flowLabel, statusLabel } from './DossiersPage';
 export { consoleLoader } from './DossiersPage';
@@ -104,6 +104,52 @@ function SignatureImage({ url, alt }: { url: string; alt: string }) {
     };
   }, [url]);
   return src ? <Image src={src} alt={alt} maxW="18rem" borderWidth="1px" borderRadius="l2" bg="white" mb="2" /> : null;
+}
+
+/** The firm's main CAEN code in the revision the server found it in. */
+function caenLine(caen: NonNullable<DossierCompany['caen']>, t: ConsoleT): string {
+  if (caen.status === 'current' && caen.current) return t('dossier.companyCaenCurrent', { code: caen.code, name: caen.current.name });
+  if (caen.status === 'previous' && caen.previous) return t('dossier.companyCaenPrevious', { code: caen.code, name: caen.previous.name });
+  if (caen.status === 'ambiguous') return t('dossier.companyCaenAmbiguous', { code: caen.code, previous: caen.previous?.name ?? '', current: caen.current?.name ?? '' });
+  return t('dossier.companyCaenUnknown', { code: caen.code });
+}
+
+/** "Am PFA": the firm found by its CUI; a CAEN Rev.2 main code (or one that may be read as one) with its Rev.3 correspondence and the update procedure. */
+function CompanyBlock({ company, t }: { company: DossierCompany; t: ConsoleT }) {
+  const caen = company.caen ?? null;
+  const update = caen && (caen.status === 'previous' || caen.status === 'ambiguous');
+  return (
+    <Stack gap="3">
+      <Pairs
+        rows={[
+          [t('dossier.companyName'), company.name],
+          [t('dossier.fields.cui'), company.fiscal_code],
+          [t('dossier.companyRegistration'), show(company.registration_number, t)],
+          [t('dossier.companyAddress'), show(company.address, t)],
+          [t('dossier.companyCaen'), caen ? <span data-testid="company-caen">{caenLine(caen, t)}</span> : show(company.caen_code, t)],
+        ]}
+      />
+      {update ? (
+        <Box borderStartWidth="4px" borderColor="border.warning" ps="3" data-testid="company-caen-notice">
+          <Text>
+            {t(caen.status === 'ambiguous' ? 'dossier.companyCaenAmbiguousText' : 'dossier.companyCaenPreviousText')} {t('dossier.companyCaenProcedure')}
+          </Text>
+          {caen.equivalents.length ? (
+            <>
+              <Text mt="2">{t('dossier.companyCaenEquivalents')}</Text>
+              <List.Root ms="5">
+                {caen.equivalents.map((e) => (
+                  <List.Item key={e.code}>
+                    {e.code} {e.name}
+                  </List.Item>
+                ))}
+              </List.Root>
+            </>
+          ) : null}
+        </Box>
+      ) : null}
+    </Stack>
+  );
 }
 
 function address(a: MailingAddress): string {
@@ -383,6 +429,12 @@ export function DossierPage() {
       <Section title={t('dossier.profile')} id={sid('profile')}>
         {Object.keys(dossier.profile ?? {}).length ? <Pairs rows={Object.entries(dossier.profile).map(([k, v]) => [k, show(v, t)])} /> : <Text>{t('dossier.noItems')}</Text>}
       </Section>
+
+      {dossier.company ? (
+        <Section title={t('dossier.company')} id={sid('company')}>
+          <CompanyBlock company={dossier.company} t={t} />
+        </Section>
+      ) : null}
 
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
         <Section title={t('dossier.identity')} id={sid('identity')}>

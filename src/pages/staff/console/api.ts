@@ -1,6 +1,6 @@
 import { apiUrl } from '@/shared/api/client';
 import { browser } from '@/shared/browser';
-import type { Envelope, MailingAddress, RegistrationRequest } from '@/core/api-types';
+import type { CompanyInfo, Envelope, MailingAddress, RegistrationRequest } from '@/core/api-types';
 import { isBillingTimelineType, type TimelineItem } from '@/core/timeline';
 import { staffFetchBlob, staffRequest } from '../api';
 
@@ -77,6 +77,9 @@ export interface CaenCode {
   replacedBy?: Array<{ code: string; name: string }>;
 }
 
+/** "Am PFA": the firm found by its CUI (`company` of the request), with what its main CAEN code means today; null for a new PFA. */
+export type DossierCompany = CompanyInfo;
+
 export interface AuditEntry {
   id: number;
   at: string;
@@ -96,6 +99,7 @@ export interface Dossier extends DossierSummary {
   caen_codes: CaenCode[];
   /** The dossier was sent by the applicant (`form_data.submitted_at`): its codes stay as sent. */
   sent: boolean;
+  company: DossierCompany | null;
   mailing_address: MailingAddress | null;
   payments: DossierPayment[];
   billing_events: TimelineItem[];
@@ -159,6 +163,7 @@ export function toDossier(answer: DossierAnswer): Dossier {
       replacedBy: c.replaced_by?.map((r) => ({ code: r.code, name: r.name })),
     })),
     sent: Boolean((request.form_data as Record<string, unknown> | undefined)?.submitted_at),
+    company: request.company ?? null,
     mailing_address: request.mailing_address ?? null,
     payments: answer.payments,
     billing_events: timeline.filter((item) => isBillingTimelineType(item.type)),
