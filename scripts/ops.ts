@@ -13,6 +13,7 @@
  *   npm run ops -- reject <dossier> [--date YYYY-MM-DD]
  *   npm run ops -- ask <dossier> --message "what is missing"
  *   npm run ops -- staff:add --email E --password P --role operator|editor
+ *   npm run ops -- files:reencrypt
  *   npm run ops -- help
  *
  * A dossier is the request id or the applicant's e-mail. Server: OPS_URL (default
@@ -40,7 +41,8 @@ export type Command =
   | { name: 'download'; dossier: string; out: string }
   | { name: 'reject'; dossier: string; date?: string }
   | { name: 'ask'; dossier: string; message: string }
-  | { name: 'staff:add'; email: string; password: string; role: 'operator' | 'editor' };
+  | { name: 'staff:add'; email: string; password: string; role: 'operator' | 'editor' }
+  | { name: 'files:reencrypt' };
 
 /** Every field of every type, with its kind (a name has one kind in every type that has it). */
 const FIELD_KINDS: Record<string, TimelineFieldKind> = Object.fromEntries(
@@ -148,6 +150,10 @@ export function parseCommand(argv: string[]): Command {
       const role = values.role as string;
       if (role !== 'operator' && role !== 'editor') throw new UsageError(`staff:add: --role must be operator or editor, not "${role}"`);
       return { name: 'staff:add', email: values.email as string, password: values.password as string, role };
+    }
+    case 'files:reencrypt': {
+      positionals('files:reencrypt', parse(args, {}).positionals, []);
+      return { name: 'files:reencrypt' };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);
@@ -283,6 +289,19 @@ function describePayment(p: DossierPayment): string {
   ].join('  ');
 }
 
+/** What `POST /api/ops/files/reencrypt` answers (server/storage/encrypt-existing.ts ReencryptSummary). */
+interface ReencryptSummary {
+  checked: number;
+  encrypted: number;
+  rewrapped: number;
+  current: number;
+  missing: number;
+  failed: number;
+  skipped: boolean;
+  key_id: string;
+  duration_ms: number;
+}
+
 /** Rows as aligned columns. */
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -326,6 +345,8 @@ export const HELP = [
   '  ask <dossier> --message "text"            mail the applicant which documents are missing (through the mail queue)',
   '  staff:add --email E --password P --role operator|editor',
   '                                            a staff account for the web console (/staff/login): operator = dossiers, editor = preview',
+  '  files:reencrypt                           encrypt stored files still in plain text and rewrap those under an old key',
+  '                                            (FILES_ENCRYPTION_OLD_KEYS) under FILES_ENCRYPTION_KEY; the server also does it at each start',
   '  help                                      this text',
   '',
   '<dossier> is the request id (see list) or the applicant\'s e-mail.',
@@ -436,6 +457,15 @@ export async function runCommand(command: Command, settings: Settings, fetchImpl
       const answer = await call(settings, fetchImpl, 'POST', '/ops/staff', { email: command.email, password: command.password, role: command.role });
       const staff = answer.payload as { id: number; email: string; role: string };
       return [`Staff account #${staff.id} ${staff.email} (${staff.role}) created: sign in at /staff/login.`];
+    }
+    case 'files:reencrypt': {
+      const s = (await call(settings, fetchImpl, 'POST', '/ops/files/reencrypt', {})).payload as ReencryptSummary;
+      return [
+        s.skipped
+          ? 'Another run was under way; nothing was done by this one.'
+          : `Stored files under key "${s.key_id}": ${s.checked} checked, ${s.encrypted} encrypted, ${s.rewrapped} rewrapped, ${s.current} already current, ${s.missing} missing, ${s.failed} unreadable (${s.duration_ms} ms).`,
+        ...(s.failed ? ['  Unreadable files are named in the server log (an unknown key id: add the key to FILES_ENCRYPTION_OLD_KEYS).'] : []),
+      ];
     }
     case 'finalize': {
       const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/finalize`, command.date ? { date: command.date } : {});

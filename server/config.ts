@@ -95,6 +95,14 @@ export interface AppConfig {
   /** Uploaded files in an S3 bucket (`S3_BUCKET` set); null: on local disk under DATA_DIR/files (one machine). */
   s3: S3Config | null;
   /**
+   * FILES_ENCRYPTION_KEY, `<key id>:<base64 of 32 bytes>`: the master key every stored file is
+   * encrypted under (server/storage/encryption.ts). Null (development only): a key kept in
+   * DATA_DIR/files-key, or a random key of the process for `DATA_DIR=:memory:`.
+   */
+  filesEncryptionKey: string | null;
+  /** FILES_ENCRYPTION_OLD_KEYS: earlier master keys (same form), still read and rewrapped under the current key at start, never written. */
+  filesEncryptionOldKeys: string[];
+  /**
    * The folder the staff preview (`/api/staff/preview`) reads flow files from, at each call (so an
    * edit shows at the next reload); null: the repository's flows/. The wizards keep the files read at start.
    */
@@ -132,6 +140,8 @@ const SECRETS = new Set(['ID_TOKEN_SECRET', 'OPS_TOKEN', 'VERIFF_API_KEY', 'VERI
 const count = (minimum: number, fallback: number) => ({ type: 'integer', minimum, default: fallback });
 const text = { type: 'string' };
 const httpUrl = { type: 'string', pattern: '^https?://' };
+/** A master key of the file encryption: `<key id>:<base64 of 32 bytes>` (43 characters, `=` optional). */
+const MASTER_KEY = '[A-Za-z0-9._-]{1,64}:[A-Za-z0-9+/_-]{42}[AEIMQUYcgkosw048]=?';
 /** An http(s) address or a path of this server (`/termeni`). */
 const pageUrl = { type: 'string', pattern: '^(https?://|/(?!/))' };
 
@@ -212,6 +222,8 @@ export const ENV_SCHEMA = {
     S3_SECRET_ACCESS_KEY: text,
     S3_FORCE_PATH_STYLE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SHUTDOWN_TIMEOUT_MS: count(1, 10_000),
+    FILES_ENCRYPTION_KEY: { type: 'string', pattern: `^${MASTER_KEY}$` },
+    FILES_ENCRYPTION_OLD_KEYS: { type: 'string', pattern: `^${MASTER_KEY}(\\s*,\\s*${MASTER_KEY})*$` },
   },
   dependencies: {
     VERIFF_API_KEY: ['VERIFF_SHARED_SECRET'],
@@ -241,6 +253,7 @@ export const PRODUCTION_REQUIRED = [
   'ID_TOKEN_SECRET',
   'OPS_TOKEN',
   'PUBLIC_URL',
+  'FILES_ENCRYPTION_KEY',
 ] as const;
 ENV_SCHEMA.then.required = [...PRODUCTION_REQUIRED];
 
@@ -303,6 +316,10 @@ const PATTERN_HINTS: Record<string, string> = {
   CONTACT_EMAIL: 'nu este o adresă de e-mail / is not an e-mail address',
   CONTACT_PHONE: 'nu este un număr de telefon / is not a phone number',
 };
+for (const name of ['FILES_ENCRYPTION_KEY', 'FILES_ENCRYPTION_OLD_KEYS']) {
+  SECRETS.add(name);
+  PATTERN_HINTS[name] = 'nu are forma <id>:<32 de octeți aleatori în base64> / is not <key id>:<base64 of 32 random bytes> (echo "k1:$(openssl rand -base64 32)")';
+}
 for (const name of ['LOGO_URL', 'TERMS_URL', 'PRIVACY_URL']) {
   PATTERN_HINTS[name] = 'nu este o adresă http(s):// sau o cale /… / is not an http(s):// URL or a /… path';
 }
@@ -448,6 +465,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           forcePathStyle: e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
         }
       : null,
+    filesEncryptionKey: str(e.FILES_ENCRYPTION_KEY),
+    filesEncryptionOldKeys: list(str(e.FILES_ENCRYPTION_OLD_KEYS) ?? undefined),
     shutdownTimeoutMs: num(e.SHUTDOWN_TIMEOUT_MS),
   };
 }

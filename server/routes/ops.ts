@@ -20,6 +20,7 @@ import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
 import { OPS_ACTOR } from '../staff/audit';
 import { askForMissingDocuments, DOSSIER_ACTION_MESSAGES } from '../staff/dossier-actions';
 import { users } from '../db/schema';
+import { encryptExistingFiles } from '../storage/encrypt-existing';
 import { dossierPayments } from '../payment/billing';
 import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
 import { staffMemberSchema } from './staff';
@@ -152,6 +153,22 @@ export default (async (app) => {
     const given = bearerToken(request);
     if (!given || !sameToken(given, token)) throw new HttpError(401, OPS_MESSAGES.unauthorized);
   });
+
+  /** `npm run ops -- files:reencrypt`: the re-encryption of the stored files now, after any run under way. */
+  app.post(
+    '/ops/files/reencrypt',
+    {
+      preValidation: emptyBody,
+      schema: {
+        body: { type: 'object', additionalProperties: false },
+        response: replies(
+          obj({ checked: int, encrypted: int, rewrapped: int, current: int, missing: int, failed: int, skipped: bool, stopped: bool, key_id: str, duration_ms: int }),
+          'What the re-encryption of the stored files did',
+        ),
+      },
+    },
+    async () => ({ message: '', payload: await encryptExistingFiles({ database: app.database, storage: app.storage, log: app.log, wait: true }) }),
+  );
 
   app.get<{ Querystring: { search?: string; limit: number } }>(
     '/ops/dossiers',

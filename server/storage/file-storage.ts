@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Config } from '../config';
 import { S3FileStorage } from './s3-storage';
 import { checkKey, type FileStorage } from './storage';
 
+export { EncryptingStorage, fileKeyRing } from './encryption';
 export {
   STORAGE_READ_FAILED,
   STORAGE_WRITE_FAILED,
@@ -55,6 +56,23 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
+  async head(key: string, length: number): Promise<Buffer | null> {
+    let handle: FileHandle;
+    try {
+      handle = await fs.open(this.pathOf(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
   }
@@ -75,6 +93,11 @@ export class MemoryFileStorage implements FileStorage {
     return data ? Buffer.from(data) : null;
   }
 
+  async head(key: string, length: number): Promise<Buffer | null> {
+    const data = this.entries.get(key);
+    return data ? Buffer.from(data.subarray(0, length)) : null;
+  }
+
   async delete(key: string): Promise<void> {
     this.entries.delete(key);
   }
@@ -85,7 +108,10 @@ export class MemoryFileStorage implements FileStorage {
   }
 }
 
-/** The storage named by the configuration: the S3 bucket of `S3_BUCKET`, else `DATA_DIR/files/`, or memory for `:memory:`. */
+/**
+ * The storage named by the configuration: the S3 bucket of `S3_BUCKET`, else `DATA_DIR/files/`, or
+ * memory for `:memory:`. Plain storage: the app wraps it in `EncryptingStorage` (server/plugins/storage.ts).
+ */
 export function createFileStorage(options: { dataDir: string; s3?: S3Config | null }): FileStorage {
   if (options.s3) return new S3FileStorage(options.s3);
   if (options.dataDir === ':memory:') return new MemoryFileStorage();

@@ -62,6 +62,20 @@ export class S3FileStorage implements FileStorage {
     }
   }
 
+  async head(key: string, length: number): Promise<Buffer | null> {
+    checkKey(key);
+    const { GetObjectCommand } = await this.sdk;
+    try {
+      const object = await (await this.client).send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey(key), Range: `bytes=0-${length - 1}` }));
+      return object.Body ? Buffer.from(await object.Body.transformToByteArray()).subarray(0, length) : Buffer.alloc(0);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      // An empty object has no byte 0: its first bytes are none.
+      if ((error as { name?: string }).name === 'InvalidRange') return Buffer.alloc(0);
+      throw new StorageUnavailableError(STORAGE_READ_FAILED, error);
+    }
+  }
+
   async delete(key: string): Promise<void> {
     checkKey(key);
     const { DeleteObjectCommand } = await this.sdk;

@@ -4,7 +4,8 @@ import { HttpError } from '../lib/http-errors';
 /**
  * Where uploaded bytes live (DESIGN.md "Real parts"): a local folder by default, an S3 bucket
  * when `S3_BUCKET` is set (s3-storage.ts). Keys are random names made by `newStorageKey()`; what a file is, whose
- * it is and its original name are kept in the `files` table, never in the key.
+ * it is and its original name are kept in the `files` table, never in the key. The app's storage
+ * (`app.storage`) wraps these in `EncryptingStorage` (encryption.ts): what they hold is ciphertext.
  */
 export interface FileStorage {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
@@ -12,6 +13,11 @@ export interface FileStorage {
   get(key: string): Promise<Buffer | null>;
   /** Removes the bytes; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * The first `length` bytes (all of them when the file is shorter), or null when nothing is stored:
+   * the re-encryption job reads an envelope's key id without reading the whole file. Optional.
+   */
+  head?(key: string, length: number): Promise<Buffer | null>;
   /** Releases connections (the app's onClose). */
   close?(): void;
 }
@@ -26,7 +32,8 @@ export class StorageUnavailableError extends HttpError {
   }
 }
 
-const KEY = /^[a-f0-9]{32,64}$/;
+/** What a storage key looks like (hex; `newStorageKey` makes 40 characters). */
+export const STORAGE_KEY = /^[a-f0-9]{32,64}$/;
 
 /** A random, unguessable storage key (hex). */
 export function newStorageKey(): string {
@@ -35,5 +42,5 @@ export function newStorageKey(): string {
 
 export function checkKey(key: string): void {
   // Keys are ours, but a key is also a file name: nothing but hex may reach the file system.
-  if (!KEY.test(key)) throw new Error('invalid storage key');
+  if (!STORAGE_KEY.test(key)) throw new Error('invalid storage key');
 }

@@ -20,4 +20,5 @@ export const PRODUCTION_ENV: NodeJS.ProcessEnv = {
   ID_TOKEN_SECRET: 'id-token-secret-0123456789abcdef0123',
   OPS_TOKEN: 'ops-token-0123456789abcdef',
   PUBLIC_URL: 'https://ghiseu.example.ro',
+  FILES_ENCRYPTION_KEY: 'k2026:dGhpcy1pcy1hLXRlc3Qta2V5LW9mLTMyLWJ5dGVzISE=',
 };

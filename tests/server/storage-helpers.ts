@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { MemoryFileStorage } from '../../server/storage/file-storage';
+import { EncryptingStorage, MemoryFileStorage } from '../../server/storage/file-storage';
 
 /** How many files the app's storage holds: memory (the default of the tests) or the S3 bucket (`TEST_STORAGE=s3`). */
 export async function storedFileCount(app: FastifyInstance): Promise<number> {
-  if (app.storage instanceof MemoryFileStorage) return app.storage.size;
+  // app.storage encrypts (server/storage/encryption.ts): count what it stores into.
+  const storage = app.storage instanceof EncryptingStorage ? app.storage.inner : app.storage;
+  if (storage instanceof MemoryFileStorage) return storage.size;
   const s3 = app.config.s3;
   if (!s3) throw new Error('storedFileCount: neither memory nor S3 storage');
   const client = new S3Client({
