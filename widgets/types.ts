@@ -163,6 +163,8 @@ export interface CaenCode {
   name: string;
   /** In a search's answer: the old CAEN Rev.2 codes (matching the search) this code replaces. */
   replaces?: string[];
+  /** A request's code still in CAEN Rev.2 (it split): the Rev.3 classes the applicant chooses among. */
+  replaced_by?: Array<{ id: number; code: string; name: string }>;
 }
 
 /** What the overview step shows besides the profile (`GET /api/registration/overview`). */

@@ -5,7 +5,7 @@ import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { CaenCode, CaenService, OverviewData, OverviewUpdate, Profile } from '../../widgets/types';
-import { fakeServices, location, renderAt, request } from '../engine/render';
+import { fakeServices, location, renderAt, request, t } from '../engine/render';
 import { sleep } from './helpers';
 
 // The step's field by its flow name, whether or not widgets/registry.ts lists it yet.
@@ -100,6 +100,31 @@ async function shown() {
 const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
 
 describe('overview step (flows/new-pfa.json step 7)', () => {
+  it('a code still in CAEN Rev.2 that split is named as such, with its Rev.3 classes to choose from (issue 31)', async () => {
+    const split: CaenCode = {
+      id: 27410,
+      code: '7410',
+      name: 'Activități de design specializat',
+      replaced_by: [
+        { id: 37411, code: '7411', name: 'Activități de design industrial și de modă' },
+        { id: 37412, code: '7412', name: 'Design grafic și activități de comunicare vizuală' },
+      ],
+    };
+    CODES.push({ id: 37412, code: '7412', name: 'Design grafic și activități de comunicare vizuală' });
+    try {
+      const { user, caen, state } = setup({ codes: [split, CODES[4]] });
+      await shown();
+      const group = await screen.findByRole('group', { name: t('steps:overview.splitTitle', { code: '7410' }) });
+      expect(within(group).getByText(t('steps:overview.splitChoose'))).toBeTruthy();
+      await user.click(within(group).getByRole('button', { name: /^7412 – Design grafic/ }));
+      await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [37412, CODES[4].id] }));
+      expect(state.codes.map((c) => c.code)).toEqual(['7412', '7311']);
+      await waitFor(() => expect(screen.queryByRole('group', { name: t('steps:overview.splitTitle', { code: '7410' }) })).toBeNull());
+    } finally {
+      CODES.pop();
+    }
+  });
+
   it('shows the PFA name, names, CNP, phone and e-mail; office at the product by default; next sends address_type', async () => {
     const { user, posts } = setup({ codes: [CODES[0]] });
     await shown();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
-import type { CaenService, StepServices } from '../types';
+import type { CaenCode, CaenService, StepServices } from '../types';
 import { CaenSearch, caenLabel, type CaenSearchTexts } from '../caen-search';
 import { ReadOnlyValue } from './EditableValue';
 import type { CaenCodes } from './useCaenCodes';
@@ -17,6 +17,34 @@ export interface CaenRowsProps {
   idBase: string;
   /** The step's server error about the codes (the send's "Alege codul CAEN principal."): under the primary code's field. */
   serverError?: string;
+}
+
+/** Up to this many Rev.3 classes of a split code are offered as buttons; more (4791 became 32): the search below them. */
+const SPLIT_CHOICES = 8;
+
+/**
+ * A code the request still holds in CAEN Rev.2 because it split (issue 31): what it is, and its CAEN
+ * Rev.3 classes to choose from; the dossier is not sent with it.
+ */
+function SplitCode({ code, editable, t, onChoose }: { code: CaenCode; editable: boolean; t: StepServices['t']; onChoose(next: CaenCode): void }) {
+  const choices = code.replaced_by ?? [];
+  return (
+    <Box role="group" aria-label={t('steps:overview.splitTitle', { code: code.code })} borderLeftWidth="3px" borderColor="border.warning" ps="3">
+      <Text fontWeight="semibold">{t('steps:overview.splitTitle', { code: code.code })}</Text>
+      <Text>{t(choices.length > SPLIT_CHOICES ? 'steps:overview.splitSearch' : 'steps:overview.splitChoose')}</Text>
+      {choices.length <= SPLIT_CHOICES && editable ? (
+        <Stack as="ul" listStyleType="none" gap="1" mt="2">
+          {choices.map((choice) => (
+            <li key={choice.id}>
+              <Button variant="outline" size="sm" whiteSpace="normal" textAlign="start" h="auto" py="1" onClick={() => onChoose(choice)}>
+                {caenLabel(choice)}
+              </Button>
+            </li>
+          ))}
+        </Stack>
+      ) : null}
+    </Box>
+  );
 }
 
 /** The CAEN rows (spec 001 §5): the primary code first, secondary ones after it, locked codes read-only, at most `maxCodes`. */
@@ -65,30 +93,33 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
       <Text color="fg.muted">{t('steps:overview.caenIntro', { max: maxCodes })}</Text>
       {(codes.length ? codes : [null]).map((code, index) => (
         // By position: a row whose code is replaced stays (its field keeps the focus after the choice).
-        <HStack key={index} align="flex-end" gap="2" data-testid={`caen-row-${index}`}>
-          <Box flex="1">
-            {code && state.isLocked(code) ? (
-              <ReadOnlyValue label={rowLabel(index)} value={caenLabel(code)} hint={t('steps:overview.lockedCode')} showHint />
-            ) : (
-              <CaenSearch
-                id={`${idBase}-caen-${index}`}
-                label={rowLabel(index)}
-                value={code}
-                onChange={(next) => state.replaceAt(index, next)}
-                search={search}
-                texts={texts}
-                excludeIds={chosenIds}
-                disabled={!editable}
-                error={index === 0 ? serverError : undefined}
-              />
-            )}
-          </Box>
-          {index > 0 && code && !state.isLocked(code) && editable ? (
-            <Button variant="outline" colorPalette="red" onClick={() => state.removeAt(index)} aria-label={t('steps:overview.removeCode', { code: code.code })}>
-              {t('steps:overview.removeCode', { code: code.code })}
-            </Button>
-          ) : null}
-        </HStack>
+        <Stack key={index} gap="2" data-testid={`caen-row-${index}`}>
+          <HStack align="flex-end" gap="2">
+            <Box flex="1">
+              {code && state.isLocked(code) ? (
+                <ReadOnlyValue label={rowLabel(index)} value={caenLabel(code)} hint={t('steps:overview.lockedCode')} showHint />
+              ) : (
+                <CaenSearch
+                  id={`${idBase}-caen-${index}`}
+                  label={rowLabel(index)}
+                  value={code}
+                  onChange={(next) => state.replaceAt(index, next)}
+                  search={search}
+                  texts={texts}
+                  excludeIds={chosenIds}
+                  disabled={!editable}
+                  error={index === 0 ? serverError : undefined}
+                />
+              )}
+            </Box>
+            {index > 0 && code && !state.isLocked(code) && editable ? (
+              <Button variant="outline" colorPalette="red" onClick={() => state.removeAt(index)} aria-label={t('steps:overview.removeCode', { code: code.code })}>
+                {t('steps:overview.removeCode', { code: code.code })}
+              </Button>
+            ) : null}
+          </HStack>
+          {code?.replaced_by ? <SplitCode code={code} editable={editable} t={t} onChoose={(next) => state.replaceAt(index, next)} /> : null}
+        </Stack>
       ))}
       {adding && codes.length < maxCodes ? (
         <CaenSearch

@@ -23,4 +23,5 @@ export function serverMessage(error: unknown, field: string, fallback: string): 
   return e?.fieldErrors?.[field]?.[0] ?? e?.fieldErrors?.value?.[0] ?? (e?.message || fallback);
 }
 
-export const plain = (codes: OverviewData['codes']): CaenCode[] => codes.map(({ id, code, name }) => ({ id, code, name }));
+export const plain = (codes: OverviewData['codes']): CaenCode[] =>
+  codes.map(({ id, code, name, replaced_by }) => (replaced_by ? { id, code, name, replaced_by } : { id, code, name }));
