@@ -143,7 +143,7 @@ test('credit partner: arriving at the overview presets the locked codes without 
   const account = await newApplicantAt(page, request, 7, { partnerSlug: 'icredit', formData: { activity: 'curier' } });
   await expect(page.getByText(/^8291 – /)).toBeVisible();
   await expect(page.getByText(/^6619 – /)).toBeVisible();
-  await expect.poll(async () => (await currentRequest(request, account)).form_data.codes).toEqual([8291, 6619]);
+  await expect.poll(async () => (await currentRequest(request, account)).form_data.codes).toEqual([38291, 36619]); // CAEN Rev.3 ids (server/db/caen.ts)
   await page.waitForLoadState('networkidle');
   await expect(page.getByText(SAVED)).toHaveCount(0);
 });
