@@ -33,6 +33,15 @@ const SAMPLE_COMPANY: CompanyInfo = {
   address: 'Cluj-Napoca, Strada Memorandumului nr. 1',
   fiscal_code: '42157397',
   registration_number: 'F12/1234/2020',
+  // A CAEN Rev.2 code, as most firms registered before 2025 still have: editors see the update notice.
+  caen_code: '6201',
+  caen: {
+    code: '6201',
+    status: 'previous',
+    current: null,
+    previous: { code: '6201', name: 'Activități de realizare a soft-ului la comandă (software orientat client)' },
+    equivalents: [{ code: '6210', name: 'Activități de realizare a soft-ului la comandă (software orientat client)' }],
+  },
 };
 
 /** The request a preview step runs with: no applicant, nothing stored; the entry's partner, activity and state. */
