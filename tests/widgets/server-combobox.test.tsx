@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { useState } from 'react';
-import { CaenSearch, type CaenSearchTexts } from '../../widgets/caen-search';
+import { CaenSearch, caenSearchTexts, type CaenSearchTexts } from '../../widgets/caen-search';
 import { CountyPicker } from '../../widgets/county-city';
 import type { CaenCode } from '../../widgets/types';
 import { loadServerCombobox } from '../../widgets/shared/LazyServerCombobox';
@@ -26,16 +26,7 @@ const CODES: CaenCode[] = [
 const label = (code: CaenCode) => `${code.code} – ${code.name}`;
 
 // The overview's texts, from the locale file (as widgets/overview/CaenRows.tsx builds them).
-const TEXTS: CaenSearchTexts = {
-  placeholder: t('steps:overview.searchPlaceholder'),
-  hint: t('steps:overview.searchHint'),
-  empty: t('steps:overview.searchEmpty'),
-  loading: t('steps:overview.searchLoading'),
-  loadingMore: t('steps:overview.searchLoadingMore'),
-  failed: t('steps:overview.searchFailed'),
-  toggle: t('steps:overview.searchToggle'),
-  replaces: (codes) => t(codes.length > 1 ? 'steps:overview.searchReplacesMany' : 'steps:overview.searchReplaces', { codes: codes.join(', ') }),
-};
+const TEXTS: CaenSearchTexts = caenSearchTexts(t);
 const PRIMARY = t('steps:overview.primary');
 
 function searchOver(codes: CaenCode[]) {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { CaenCode, CaenService } from '../types';
+import type { CaenCode, CaenService, StepServices } from '../types';
 import { LazyServerCombobox } from '../shared/LazyServerCombobox';
 import { useServerSearch } from '../shared/useServerSearch';
 
@@ -34,6 +34,20 @@ export interface CaenSearchProps {
 }
 
 export const caenLabel = (code: CaenCode) => `${code.code} – ${code.name}`;
+
+/** The CAEN field's texts from the locale files (`steps:overview.search*`). */
+export function caenSearchTexts(t: StepServices['t']): CaenSearchTexts {
+  return {
+    placeholder: t('steps:overview.searchPlaceholder'),
+    hint: t('steps:overview.searchHint'),
+    empty: t('steps:overview.searchEmpty'),
+    loading: t('steps:overview.searchLoading'),
+    loadingMore: t('steps:overview.searchLoadingMore'),
+    failed: t('steps:overview.searchFailed'),
+    toggle: t('steps:overview.searchToggle'),
+    replaces: (codes) => t(codes.length > 1 ? 'steps:overview.searchReplacesMany' : 'steps:overview.searchReplaces', { codes: codes.join(', ') }),
+  };
+}
 
 const noDetail = () => undefined;
 

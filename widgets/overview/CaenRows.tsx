@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import type { CaenCode, CaenService, StepServices } from '../types';
-import { CaenSearch, caenLabel, type CaenSearchTexts } from '../caen-search';
+import { CaenSearch, caenLabel, caenSearchTexts } from '../caen-search';
 import { ReadOnlyValue } from './EditableValue';
 import type { CaenCodes } from './useCaenCodes';
 
@@ -66,16 +66,7 @@ export function CaenRows({ codes: state, search, t, maxCodes, byOperator, editab
     ) : null;
   }
 
-  const texts: CaenSearchTexts = {
-    placeholder: t('steps:overview.searchPlaceholder'),
-    hint: t('steps:overview.searchHint'),
-    empty: t('steps:overview.searchEmpty'),
-    loading: t('steps:overview.searchLoading'),
-    loadingMore: t('steps:overview.searchLoadingMore'),
-    failed: t('steps:overview.searchFailed'),
-    toggle: t('steps:overview.searchToggle'),
-    replaces: (replaced) => t(replaced.length > 1 ? 'steps:overview.searchReplacesMany' : 'steps:overview.searchReplaces', { codes: replaced.join(', ') }),
-  };
+  const texts = caenSearchTexts(t);
   const chosenIds = codes.map((c) => c.id);
   // The server's error goes under the primary code's field; under a locked primary it shows below the rows.
   const primaryLocked = Boolean(codes[0] && state.isLocked(codes[0]));

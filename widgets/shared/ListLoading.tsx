@@ -1,5 +1,4 @@
 import { HStack, Spinner, Text } from '@chakra-ui/react';
-import type { ServerComboboxTexts } from './ServerCombobox';
 import type { ServerSearch } from './useServerSearch';
 
 /** A line beside a search list saying it is loading ("Se caută…", "Se încarcă mai multe…"); the text is what is read, not the spinner. */
@@ -12,9 +11,19 @@ export function ListLoading({ text, size = 'xs' }: { text: string; size?: 'xs' |
   );
 }
 
+/** What a search list's status line says (part of `ServerComboboxTexts`). */
+export interface ListStatusTexts {
+  empty: string;
+  loading: string;
+  loadingMore: string;
+  failed: string;
+  /** Shown while `idle` (nothing asked yet: "at least 3 characters"). */
+  idle?: string;
+}
+
 interface ListStatusProps {
   search: Pick<ServerSearch<never>, 'loading' | 'loadingMore' | 'failed' | 'idle'>;
-  texts: Pick<ServerComboboxTexts, 'empty' | 'loading' | 'loadingMore' | 'failed' | 'idle'>;
+  texts: ListStatusTexts;
   /** Options are listed (a new search keeps the last answer listed until its own arrives). */
   listed: boolean;
 }

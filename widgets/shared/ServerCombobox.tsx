@@ -1,22 +1,17 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
 import { Box, Combobox, createListCollection, Field, Stack, Text, useComboboxContext } from '@chakra-ui/react';
 import { FieldNotes, fieldNoteIds } from './FieldErrors';
-import { ListStatus } from './ListLoading';
+import { ListStatus, type ListStatusTexts } from './ListLoading';
 import { useSearchText, type ServerSearch } from './useServerSearch';
 
 /** How close (px) to the end of the list counts as "near its end". */
 const END_THRESHOLD_PX = 48;
 
-export interface ServerComboboxTexts {
+/** The field's texts: its placeholder and list button, and what the list's status line says. */
+export interface ServerComboboxTexts extends ListStatusTexts {
   placeholder: string;
   /** The trigger button's label ("Arată lista"). */
   toggle: string;
-  empty: string;
-  loading: string;
-  loadingMore: string;
-  failed: string;
-  /** Shown in the list while `idle` (nothing asked yet: "at least 3 characters"). */
-  idle?: string;
 }
 
 export interface ServerComboboxProps<T extends { id: number }> {
