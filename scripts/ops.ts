@@ -18,13 +18,15 @@
  *
  * A dossier is the request id or the applicant's e-mail. Server: OPS_URL (default
  * http://localhost:${PORT || 3000}); token: OPS_TOKEN, else the file ${DATA_DIR || ./data}/ops-token
- * that the server writes at start.
+ * that the server writes at start; operator: OPS_ACTOR, the name the audit log records for each
+ * read and change (sent as `X-Ops-Actor`; required).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { TIMELINE_FIELDS, TIMELINE_TYPES, isIsoDate, isTimelineType, todayInRomania, type TimelineFieldKind } from '../src/core/timeline';
+import type { ReencryptSummary } from '../server/storage/encrypt-existing';
 
 /** Wrong use of the command (exit code 2, with a pointer to `help`). */
 export class UsageError extends Error {}
@@ -163,12 +165,25 @@ export function parseCommand(argv: string[]): Command {
 export interface Settings {
   url: string;
   token: string;
+  /** OPS_ACTOR: who runs the command, sent as `X-Ops-Actor` (the audit log records it). */
+  actor: string;
 }
 
-/** OPS_URL and the token (OPS_TOKEN, else DATA_DIR/ops-token); throws OpsError when there is no token. */
+/** OPS_ACTOR trimmed: 1–100 printable characters, Latin-1 (an HTTP header); throws OpsError otherwise. */
+export function actorFrom(env: NodeJS.ProcessEnv): string {
+  const actor = (env.OPS_ACTOR ?? '').trim();
+  if (!actor) throw new OpsError('no operator name: set OPS_ACTOR to your name (e.g. OPS_ACTOR="Ana Popescu"); the audit log records it for every read and change');
+  if (actor.length > 100 || !/^[\x20-\x7e\xa0-\xff]+$/.test(actor)) {
+    throw new OpsError('OPS_ACTOR must be 1–100 printable characters (letters without ș/ț diacritics, digits, spaces, punctuation)');
+  }
+  return actor;
+}
+
+/** OPS_URL, the token (OPS_TOKEN, else DATA_DIR/ops-token) and OPS_ACTOR; throws OpsError when there is no token or no operator. */
 export function settingsFrom(env: NodeJS.ProcessEnv = process.env): Settings {
   const url = (env.OPS_URL || `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, '');
-  if (env.OPS_TOKEN) return { url, token: env.OPS_TOKEN };
+  const actor = actorFrom(env);
+  if (env.OPS_TOKEN) return { url, token: env.OPS_TOKEN, actor };
   const file = path.resolve(env.DATA_DIR || './data', 'ops-token');
   let token = '';
   try {
@@ -177,7 +192,7 @@ export function settingsFrom(env: NodeJS.ProcessEnv = process.env): Settings {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new OpsError(`cannot read the ops token ${file}: ${(error as Error).message}`);
   }
   if (!token) throw new OpsError(`no ops token: set OPS_TOKEN, or start the server once (it writes ${file}) and run this from the same folder or with the same DATA_DIR`);
-  return { url, token };
+  return { url, token, actor };
 }
 
 export type Fetch = typeof fetch;
@@ -191,7 +206,7 @@ interface Envelope {
 async function download(settings: Settings, fetchImpl: Fetch, route: string): Promise<Buffer> {
   let response: Response;
   try {
-    response = await fetchImpl(`${settings.url}/api${route}`, { headers: { authorization: `Bearer ${settings.token}` } });
+    response = await fetchImpl(`${settings.url}/api${route}`, { headers: { authorization: `Bearer ${settings.token}`, 'x-ops-actor': settings.actor } });
   } catch (error) {
     throw new OpsError(`cannot reach the server at ${settings.url} (${(error as Error).message}). Is it running (npm start)? Set OPS_URL to its address.`);
   }
@@ -209,7 +224,7 @@ async function download(settings: Settings, fetchImpl: Fetch, route: string): Pr
 }
 
 async function call(settings: Settings, fetchImpl: Fetch, method: string, route: string, body?: unknown): Promise<Envelope> {
-  const headers: Record<string, string> = { authorization: `Bearer ${settings.token}`, accept: 'application/json' };
+  const headers: Record<string, string> = { authorization: `Bearer ${settings.token}`, 'x-ops-actor': settings.actor, accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
@@ -289,18 +304,6 @@ function describePayment(p: DossierPayment): string {
   ].join('  ');
 }
 
-/** What `POST /api/ops/files/reencrypt` answers (server/storage/encrypt-existing.ts ReencryptSummary). */
-interface ReencryptSummary {
-  checked: number;
-  encrypted: number;
-  rewrapped: number;
-  current: number;
-  missing: number;
-  failed: number;
-  skipped: boolean;
-  key_id: string;
-  duration_ms: number;
-}
 
 /** Rows as aligned columns. */
 export function table(header: string[], rows: string[][]): string[] {
@@ -370,6 +373,7 @@ export const HELP = [
   '',
   'Server: OPS_URL (default http://localhost:$PORT, PORT default 3000).',
   'Token: OPS_TOKEN, else the file $DATA_DIR/ops-token (DATA_DIR default ./data) that the server writes at start.',
+  'Operator: OPS_ACTOR (required), your name: the audit log records it for every read and change (the applicant sees it in their data export).',
 ].join('\n');
 
 /** Runs a command against the server; resolves to the lines to print, throws OpsError. */

@@ -574,6 +574,8 @@ export const auditLog = pgTable(
     id: serial('id').primaryKey(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     staffUserId: integer('staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    /** The operator named by `X-Ops-Actor` when the shared OPS_TOKEN acts (staff_user_id null; issue 32). */
+    actor: text('actor'),
     action: text('action').notNull(),
     /** The dossier (registration request) acted on; no foreign key: the entry outlives a deleted request. */
     requestId: integer('request_id'),

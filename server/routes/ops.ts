@@ -17,7 +17,7 @@ import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow 
 import { signedDocumentsOf } from '../registration/signed-documents';
 import { dbId } from '../lib/input-limits';
 import { PASSWORD_MIN_LENGTH } from '../../src/core/registration';
-import { OPS_ACTOR } from '../staff/audit';
+import { READ_ACTIONS, auditedSearchTerm, opsActorName, recordAudit, withOpsActor, type Actor } from '../staff/audit';
 import { askForMissingDocuments, DOSSIER_ACTION_MESSAGES } from '../staff/dossier-actions';
 import { users } from '../db/schema';
 import { encryptExistingFiles } from '../storage/encrypt-existing';
@@ -59,7 +59,9 @@ const dossier = obj({
  * process, so the command talks HTTP). Every route needs `Authorization: Bearer <ops token>`
  * (`OPS_TOKEN`, else DATA_DIR/ops-token), compared in constant time; without a token (DATA_DIR
  * `:memory:` and no OPS_TOKEN) every route answers 404. A dossier is named by the request id or
- * by the applicant's e-mail.
+ * by the applicant's e-mail. Every call names its operator in `X-Ops-Actor` (the CLI sends
+ * OPS_ACTOR; trimmed, 1–100 printable characters, else 422): the audit log signs with it each
+ * change and each read of an applicant's data (a dossier, a file, a search; issue 32).
  *
  * - `GET  /api/ops/dossiers?search&limit`            newest first: id, email, name, registration_type, step, status, paid, created_at, timeline_items
  * - `GET  /api/ops/dossiers/:dossier`                 the dossier with its timeline, payments and documents
@@ -76,6 +78,7 @@ export const OPS_MESSAGES = {
   ...DOSSIER_ACTION_MESSAGES,
   disabled: 'API-ul operatorilor este dezactivat: setează OPS_TOKEN (sau un DATA_DIR pe disc).',
   unauthorized: 'Tokenul de operator lipsește sau nu este corect.',
+  actor: 'Numește operatorul în antetul X-Ops-Actor (variabila OPS_ACTOR a comenzii): 1–100 caractere tipăribile.',
   notFound: (dossier: string) => `Dosarul „${dossier}” nu a fost găsit.`,
   badDossier: 'Numește dosarul prin id-ul cererii sau prin adresa de e-mail a solicitantului.',
   noSignedDocument: 'Dosarul nu are acest document semnat.',
@@ -90,6 +93,10 @@ const dossierParams = {
 } as const;
 
 type DossierParams = { Params: { dossier: string } };
+
+/** The operator `X-Ops-Actor` names (checked by the onRequest hook before any handler). */
+const operatorOf = (request: FastifyRequest): string => opsActorName(request.headers['x-ops-actor']) ?? '';
+const actorOf = (request: FastifyRequest): Actor => ({ staffUserId: null, actor: operatorOf(request) });
 
 /** A POST without a body is an empty object. */
 async function emptyBody(request: FastifyRequest): Promise<void> {
@@ -152,6 +159,16 @@ export default (async (app) => {
     if (!token) throw new HttpError(404, OPS_MESSAGES.disabled);
     const given = bearerToken(request);
     if (!given || !sameToken(given, token)) throw new HttpError(401, OPS_MESSAGES.unauthorized);
+    const actor = opsActorName(request.headers['x-ops-actor']);
+    if (!actor) throw new FieldValidationError({ 'X-Ops-Actor': [OPS_MESSAGES.actor] }, OPS_MESSAGES.actor);
+  });
+
+  // Every entry a handler writes (the services' changes included) is signed with the operator's name.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return withOpsActor(operatorOf(request), async () => handler.call(this, request, reply));
+    };
   });
 
   /** `npm run ops -- files:reencrypt`: the re-encryption of the stored files now, after any run under way. */
@@ -188,13 +205,17 @@ export default (async (app) => {
       const { search, limit } = request.query;
       const term = search?.trim().toLowerCase();
       const rows = await dossierSummaries(app.db, { term, limit });
+      // A search names a person: the search is recorded (issue 32), not its results.
+      if (term) await recordAudit(app.db, { ...actorOf(request), action: READ_ACTIONS.search, after: { search: auditedSearchTerm(term) } });
       return { message: '', payload: rows.map(summary) };
     },
   );
 
   app.get<DossierParams>('/ops/dossiers/:dossier', { schema: { params: dossierParams, response: replies(dossier) } }, async (request) => {
     const row = await findDossier(app, request.params.dossier);
-    return { message: '', payload: await dossierView(app, row.id) };
+    const view = await dossierView(app, row.id);
+    await recordAudit(app.db, { ...actorOf(request), action: READ_ACTIONS.dossier, requestId: row.id });
+    return { message: '', payload: view };
   });
 
   /** One signed PDF of the dossier (the ids `GET /ops/dossiers/:dossier` lists); any other file: 404. */
@@ -211,6 +232,7 @@ export default (async (app) => {
       const document = (await signedDocumentsOf(app.db, row)).find((d) => d.id === request.params.id);
       const data = document ? await app.storage.get(document.storageKey) : null;
       if (!document || !data) throw new HttpError(404, OPS_MESSAGES.noSignedDocument);
+      await recordAudit(app.db, { ...actorOf(request), action: READ_ACTIONS.file, requestId: row.id, after: { kind: document.kind, id: document.id } });
       return reply
         .header('Content-Type', 'application/pdf')
         .header('Content-Length', String(data.length))
@@ -237,7 +259,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, request.body, OPS_ACTOR);
+      const item = await addTimelineItem(app, row, request.body, actorOf(request));
       return reply.code(201).send({ message: OPS_MESSAGES.added, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -264,7 +286,7 @@ export default (async (app) => {
         .filter((entry): entry is [string, UploadedFile] => isUploadedFile(entry[1]))
         .map(([key, file]) => ({ key: key.replace(/\[(\d+)\]$/, '.$1'), index: Number(/\[(\d+)\]$/.exec(key)?.[1] ?? 0), file }))
         .sort((a, b) => a.index - b.index);
-      const documents = await attachTradeRegisterDocuments(app, row, uploads, OPS_ACTOR);
+      const documents = await attachTradeRegisterDocuments(app, row, uploads, actorOf(request));
       return reply.code(201).send({ message: OPS_MESSAGES.attached, payload: { documents, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -281,7 +303,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined }, OPS_ACTOR);
+      const item = await addTimelineItem(app, row, { type: 'finalized', date: request.body.date ?? undefined }, actorOf(request));
       return reply.code(201).send({ message: OPS_MESSAGES.finalized, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -297,7 +319,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, { type: 'rejected', date: request.body.date ?? undefined }, OPS_ACTOR);
+      const item = await addTimelineItem(app, row, { type: 'rejected', date: request.body.date ?? undefined }, actorOf(request));
       return reply.code(201).send({ message: OPS_MESSAGES.rejected, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -314,7 +336,7 @@ export default (async (app) => {
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
       const [owner] = await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
-      const mail = await askForMissingDocuments(app, row, owner.email, request.body.message, OPS_ACTOR);
+      const mail = await askForMissingDocuments(app, row, owner.email, request.body.message, actorOf(request));
       return reply.code(201).send({ message: OPS_MESSAGES.mailQueued, payload: mail });
     },
   );

@@ -19,7 +19,8 @@ import {
   attachTradeRegisterDocuments,
   timelineOf,
 } from '../registration/timeline';
-import { auditCsv, auditEntries, type Actor } from '../staff/audit';
+import { READ_ACTIONS, auditCsv, auditEntries, auditedSearchTerm, fileKindOf, recordAudit, type Actor } from '../staff/audit';
+import { signatureFileIdOf } from '../registration/signature';
 import { askForMissingDocuments, DOSSIER_ACTION_MESSAGES } from '../staff/dossier-actions';
 
 export const DOSSIER_MESSAGES = {
@@ -46,7 +47,7 @@ const dossierItem = obj({
   partner: str,
   created_at: dateTime,
 });
-const auditEntry = obj({ id: int, at: dateTime, staff_user_id: nullInt, staff_email: nullStr, action: str, request_id: nullInt, before: anything, after: anything });
+const auditEntry = obj({ id: int, at: dateTime, staff_user_id: nullInt, staff_email: nullStr, actor: nullStr, action: str, request_id: nullInt, before: anything, after: anything });
 const dossierFile = obj({ id: int, name: str, content_type: str, size: int, created_at: dateTime, url: str });
 const dossierDetail = obj({
   dossier: dossierItem,
@@ -158,6 +159,8 @@ export default (async (app) => {
         page: q.page,
         pageSize: q.page_size,
       });
+      // A search names a person: the search is recorded (issue 32), not its results.
+      if (q.search?.trim()) await recordAudit(app.db, { staffUserId: request.staff!.id, action: READ_ACTIONS.search, after: { search: auditedSearchTerm(q.search) } });
       return { message: '', payload: { items: rows.map((row) => itemOf(app, row)), total, page: q.page, page_size: q.page_size } };
     },
   );
@@ -167,6 +170,8 @@ export default (async (app) => {
     const flow = app.flows.byType[row.registrationType as 1 | 2];
     const serialized = await serializeRequest(app.db, row, partner, resolveFlow(flow, flowContext(row, partner)));
     const fileRows = await applicantFiles(app.db, user.id);
+    const audit = await auditEntries(app.db, { requestId: row.id });
+    await recordAudit(app.db, { staffUserId: request.staff!.id, action: READ_ACTIONS.dossier, requestId: row.id });
     return {
       message: '',
       payload: {
@@ -188,7 +193,7 @@ export default (async (app) => {
         caen_codes: await codesOf(app.db, row.formData),
         payments: await dossierPayments(app.db, row.id),
         files: fileRows.map((f) => ({ id: f.id, name: f.name, content_type: f.contentType, size: f.size, created_at: f.createdAt.toISOString(), url: fileUrl(row.id, f.id) })),
-        audit: await auditEntries(app.db, { requestId: row.id }),
+        audit,
       },
     };
   });
@@ -203,10 +208,12 @@ export default (async (app) => {
       },
     },
     async (request, reply) => {
-      const { user } = await findDossier(app, request.params.id);
+      const { request: row, user } = await findDossier(app, request.params.id);
       const file = (await applicantFiles(app.db, user.id)).find((f) => f.id === request.params.fileId);
       const data = file ? await app.storage.get(file.storageKey) : null;
       if (!file || !data) throw new HttpError(404, DOSSIER_MESSAGES.fileNotFound);
+      const kind = await fileKindOf(app.db, file.id, signatureFileIdOf(row.formData));
+      await recordAudit(app.db, { staffUserId: request.staff!.id, action: READ_ACTIONS.file, requestId: row.id, after: { kind, id: file.id } });
       const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply
         .header('Content-Type', file.contentType)

@@ -14,7 +14,7 @@
  */
 import { test as base, devices, expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope, OutboxMail, Partner, RegisterPayload, RegistrationRequest, SessionUser } from '@/core/api-types';
-import { E2E_OPS_TOKEN } from './ops-token';
+import { E2E_OPS_ACTOR, E2E_OPS_TOKEN } from './ops-token';
 import { uniqueAddress } from '../unique-email';
 
 export { expect };
@@ -202,7 +202,7 @@ export const STAFF_PASSWORD = 'parola-personal-1';
  */
 export async function addStaffViaApi(request: APIRequestContext, role: StaffRole, email = uniqueEmail(role)): Promise<StaffAccount> {
   const made = await request.post('/api/ops/staff', {
-    headers: { authorization: `Bearer ${E2E_OPS_TOKEN}` },
+    headers: { authorization: `Bearer ${E2E_OPS_TOKEN}`, 'x-ops-actor': E2E_OPS_ACTOR },
     data: { email, password: STAFF_PASSWORD, role },
   });
   if (made.status() !== 201) throw new Error(`POST /api/ops/staff answered ${made.status()}: ${await made.text()}`);

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { Envelope } from '@/core/api-types';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
 import { drawSignature } from './drivers';
-import { E2E_OPS_TOKEN } from './ops-token';
+import { E2E_OPS_ACTOR, E2E_OPS_TOKEN } from './ops-token';
 import { readPdf } from '../server/pdf-text';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -73,13 +73,13 @@ test('after sending, the status page downloads the signed PDFs; the operator com
   const out = testInfo.outputPath('semnate');
   const { stdout } = await run('npx', ['tsx', 'scripts/ops.ts', 'download', account.email, '--out', out], {
     cwd: root,
-    env: { ...process.env, OPS_URL: baseURL!, OPS_TOKEN: E2E_OPS_TOKEN },
+    env: { ...process.env, OPS_URL: baseURL!, OPS_TOKEN: E2E_OPS_TOKEN, OPS_ACTOR: E2E_OPS_ACTOR },
     timeout: 60_000,
   });
   expect(stdout).toContain(`Saved 2 signed document(s) of dossier ${id} (${account.email})`);
   for (const [i, name] of names.entries()) expect(fs.readFileSync(path.join(out, name)).equals(downloaded[i])).toBe(true);
   // `show` lists them.
-  const shown = await run('npx', ['tsx', 'scripts/ops.ts', 'show', String(id)], { cwd: root, env: { ...process.env, OPS_URL: baseURL!, OPS_TOKEN: E2E_OPS_TOKEN }, timeout: 60_000 });
+  const shown = await run('npx', ['tsx', 'scripts/ops.ts', 'show', String(id)], { cwd: root, env: { ...process.env, OPS_URL: baseURL!, OPS_TOKEN: E2E_OPS_TOKEN, OPS_ACTOR: E2E_OPS_ACTOR }, timeout: 60_000 });
   expect(shown.stdout).toContain('signed documents (2):');
   expect(shown.stdout).toContain('contract-asistenta-juridica.pdf  (legal_assistance_contract,');
 });

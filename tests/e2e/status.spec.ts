@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test, expect, currentRequest, newApplicantAt } from './fixtures';
-import { E2E_OPS_TOKEN } from './ops-token';
+import { E2E_OPS_ACTOR, E2E_OPS_TOKEN } from './ops-token';
 import { readZip } from '../server/zip-reader';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +21,7 @@ async function ops(baseURL: string, args: string[]): Promise<{ code: number; std
   try {
     const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ops.ts', ...args], {
       cwd: root,
-      env: { ...process.env, OPS_URL: baseURL, OPS_TOKEN: E2E_OPS_TOKEN },
+      env: { ...process.env, OPS_URL: baseURL, OPS_TOKEN: E2E_OPS_TOKEN, OPS_ACTOR: E2E_OPS_ACTOR },
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };

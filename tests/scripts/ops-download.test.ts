@@ -46,7 +46,7 @@ function fakeFetch(calls: string[], override?: (url: string) => Response | null)
 async function run(argv: string[], fetchImpl: Fetch) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { OPS_URL: 'http://ops.test', OPS_TOKEN: 'sesam-0123456789abcdef' }, { out: (t) => out.push(t), err: (t) => err.push(t), fetch: fetchImpl });
+  const code = await main(argv, { OPS_URL: 'http://ops.test', OPS_TOKEN: 'sesam-0123456789abcdef', OPS_ACTOR: 'Ana Operator' }, { out: (t) => out.push(t), err: (t) => err.push(t), fetch: fetchImpl });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

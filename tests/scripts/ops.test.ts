@@ -93,18 +93,27 @@ describe('settingsFrom', () => {
     return () => fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('OPS_URL, else localhost:PORT; OPS_TOKEN, else DATA_DIR/ops-token', () => {
-    expect(settingsFrom({ OPS_TOKEN: 't' })).toEqual({ url: 'http://localhost:3000', token: 't' });
-    expect(settingsFrom({ OPS_TOKEN: 't', PORT: '4000' }).url).toBe('http://localhost:4000');
-    expect(settingsFrom({ OPS_TOKEN: 't', OPS_URL: 'https://ghiseu.example/' }).url).toBe('https://ghiseu.example');
+  const actor = { OPS_ACTOR: 'Ana Operator' };
+
+  it('OPS_URL, else localhost:PORT; OPS_TOKEN, else DATA_DIR/ops-token; OPS_ACTOR trimmed', () => {
+    expect(settingsFrom({ ...actor, OPS_TOKEN: 't' })).toEqual({ url: 'http://localhost:3000', token: 't', actor: 'Ana Operator' });
+    expect(settingsFrom({ ...actor, OPS_TOKEN: 't', PORT: '4000' }).url).toBe('http://localhost:4000');
+    expect(settingsFrom({ ...actor, OPS_TOKEN: 't', OPS_URL: 'https://ghiseu.example/' }).url).toBe('https://ghiseu.example');
+    expect(settingsFrom({ OPS_ACTOR: '  Ion Ionescu \t', OPS_TOKEN: 't' }).actor).toBe('Ion Ionescu');
     fs.writeFileSync(path.join(dir, 'ops-token'), 'din-fisier-0123456789\n');
-    expect(settingsFrom({ DATA_DIR: dir }).token).toBe('din-fisier-0123456789');
-    expect(settingsFrom({ DATA_DIR: dir, OPS_TOKEN: 'env' }).token).toBe('env');
+    expect(settingsFrom({ ...actor, DATA_DIR: dir }).token).toBe('din-fisier-0123456789');
+    expect(settingsFrom({ ...actor, DATA_DIR: dir, OPS_TOKEN: 'env' }).token).toBe('env');
   });
 
   it('without a token it says where it looked', () => {
-    expect(() => settingsFrom({ DATA_DIR: dir })).toThrow(OpsError);
-    expect(() => settingsFrom({ DATA_DIR: dir })).toThrow(path.join(dir, 'ops-token'));
+    expect(() => settingsFrom({ ...actor, DATA_DIR: dir })).toThrow(OpsError);
+    expect(() => settingsFrom({ ...actor, DATA_DIR: dir })).toThrow(path.join(dir, 'ops-token'));
+  });
+
+  it.each([[undefined], [''], ['   '], ['x'.repeat(101)], ['Ana\nOperator'], ['Ștefan']])('OPS_ACTOR %j is refused with a clear error', (name) => {
+    const env = { OPS_TOKEN: 't', ...(name === undefined ? {} : { OPS_ACTOR: name }) };
+    expect(() => settingsFrom(env)).toThrow(OpsError);
+    expect(() => settingsFrom(env)).toThrow('OPS_ACTOR');
   });
 });
 
@@ -155,7 +164,7 @@ describe('HTTP calls (a stand-in server)', () => {
   async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(argv, { OPS_URL: url, OPS_TOKEN: 'sesam-0123456789abcdef', ...env }, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    const code = await main(argv, { OPS_URL: url, OPS_TOKEN: 'sesam-0123456789abcdef', OPS_ACTOR: 'Ana Operator', ...env }, { out: (t) => out.push(t), err: (t) => err.push(t) });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -167,6 +176,7 @@ describe('HTTP calls (a stand-in server)', () => {
     expect(recorded[0].method).toBe('POST');
     expect(recorded[0].url).toBe('/api/ops/dossiers/ion%40exemplu.ro/timeline');
     expect(recorded[0].headers.authorization).toBe('Bearer sesam-0123456789abcdef');
+    expect(recorded[0].headers['x-ops-actor']).toBe('Ana Operator');
     expect(recorded[0].headers['content-type']).toBe('application/json');
     expect(JSON.parse(recorded[0].body.toString())).toEqual({ type: 'name_reservation', pfa_name: 'POPESCU ION PFA', hasNameReservation: true });
     expect(result.out).toContain('Added name_reservation #3 (2026-11-23) to dossier 12 (ion@exemplu.ro).');
@@ -265,10 +275,40 @@ describe('HTTP calls (a stand-in server)', () => {
     expect(down.err).toContain(`cannot reach the server at http://127.0.0.1:${port}`);
   });
 
+  it('reads send X-Ops-Actor too; without OPS_ACTOR no command calls the server (exit 1, it says what to set)', async () => {
+    answer = { status: 200, body: { message: '', payload: dossier } };
+    const show = await run(['show', '12'], { OPS_ACTOR: ' Ion Ionescu ' });
+    expect(show.code).toBe(0);
+    expect(recorded[0]).toMatchObject({ method: 'GET', url: '/api/ops/dossiers/12' });
+    expect(recorded[0].headers['x-ops-actor']).toBe('Ion Ionescu');
+
+    answer = { status: 200, body: { message: '', payload: [dossier] } };
+    const list = await run(['list', '--search', 'popescu']);
+    expect(list.code).toBe(0);
+    expect(recorded[1].headers['x-ops-actor']).toBe('Ana Operator');
+
+    for (const name of ['', '  ']) {
+      for (const argv of [['list'], ['show', '12'], ['finalize', '12'], ['staff:add', '--email', 'ana@exemplu.ro', '--password', 'parola-1', '--role', 'editor']]) {
+        const refused = await run(argv, { OPS_ACTOR: name });
+        expect(refused.code).toBe(1);
+        expect(refused.err).toContain('set OPS_ACTOR');
+      }
+    }
+    expect(recorded).toHaveLength(2);
+  });
+
+  it('a 422 on X-Ops-Actor prints the server\'s message', async () => {
+    answer = { status: 422, body: { message: 'Numește operatorul în antetul X-Ops-Actor.', payload: { 'X-Ops-Actor': ['Numește operatorul în antetul X-Ops-Actor.'] } } };
+    const result = await run(['list']);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('422: Numește operatorul');
+    expect(result.err).toContain('  X-Ops-Actor: Numește operatorul');
+  });
+
   it('help lists every command and type', async () => {
     const help = await run(['help']);
     expect(help.code).toBe(0);
-    for (const word of ['list', 'show', 'add', 'attach', 'finalize', 'document_review', 'name_reservation', 'submitted', 'delayed', 'rejected', 'finalized', '--isDataComplete*', 'OPS_URL', 'OPS_TOKEN', 'ops-token']) {
+    for (const word of ['list', 'show', 'add', 'attach', 'finalize', 'document_review', 'name_reservation', 'submitted', 'delayed', 'rejected', 'finalized', '--isDataComplete*', 'OPS_URL', 'OPS_TOKEN', 'ops-token', 'OPS_ACTOR']) {
       expect(help.out).toContain(word);
     }
   });

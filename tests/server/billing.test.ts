@@ -355,7 +355,7 @@ describe('Stripe: the introductory phase as a Subscription Schedule, failed invo
     const { user } = await paidSubscription('icredit', 'sub_icredit_ops');
     await signed(invoiceFailed('evt_ops_1', 'sub_icredit_ops'));
     const row = await requestRowOf(app, user);
-    const res = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${row.id}`, headers: { authorization: `Bearer ${OPS_TOKEN}` } });
+    const res = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${row.id}`, headers: { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' } });
     expect(res.statusCode).toBe(200);
     const dossier = res.json().payload;
     expect(dossier.timeline.map((i: { type: string }) => i.type)).toEqual(['payment_received', 'payment_failed']);

@@ -172,7 +172,7 @@ describe('the request’s company and the staff dossier carry the analysis', () 
   beforeAll(async () => {
     app = await testApp({ opsToken: OPS_TOKEN });
     const email = uniqueEmail('operator');
-    const made = await app.inject({ method: 'POST', url: '/api/ops/staff', headers: { authorization: `Bearer ${OPS_TOKEN}` }, payload: { email, password: 'parola-personal-1', role: 'operator' } });
+    const made = await app.inject({ method: 'POST', url: '/api/ops/staff', headers: { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' }, payload: { email, password: 'parola-personal-1', role: 'operator' } });
     expect(made.statusCode).toBe(201);
     operatorToken = (await app.inject({ method: 'POST', url: '/api/staff/login', payload: { email, password: 'parola-personal-1' } })).json().payload.access_token;
   });

@@ -362,7 +362,7 @@ describe('the re-encryption of what is stored (server/storage/encrypt-existing.t
         expect(refused.statusCode).toBe(401);
         expect(await inner.get(plain)).toEqual(PDF);
       }
-      const res = await opsApp.inject({ method: 'POST', url: '/api/ops/files/reencrypt', headers: { authorization: `Bearer ${token}` } });
+      const res = await opsApp.inject({ method: 'POST', url: '/api/ops/files/reencrypt', headers: { authorization: `Bearer ${token}`, 'x-ops-actor': 'Ana Operator' } });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().payload).toMatchObject({ skipped: false, stopped: false, failed: 0 });
       expect(res.json().payload.encrypted).toBeGreaterThanOrEqual(1);

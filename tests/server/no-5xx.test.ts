@@ -10,7 +10,7 @@ import { auth, placeAtStep, registerUser, testApp, type RegisteredUser } from '.
  * envelope `{ message, payload }`, and nothing is changed.
  */
 const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
-const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+const ops = { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' };
 const BAD_TEXT = 'Textul conține caractere nepermise.';
 const TOO_BIG = 2147483648;
 
@@ -215,7 +215,7 @@ describe('malformed multipart', () => {
     const ops = await app.inject({
       method: 'POST',
       url: '/api/ops/dossiers/1/documents',
-      headers: { authorization: `Bearer ${OPS_TOKEN}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator', 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload: body,
     });
     expect(ops.statusCode).toBe(400);

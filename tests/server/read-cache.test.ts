@@ -132,7 +132,7 @@ describe('GET …/open from the read cache', () => {
     const item = await app.inject({
       method: 'POST',
       url: `/api/ops/dossiers/${requestId}/timeline`,
-      headers: { authorization: `Bearer ${OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' },
       payload: { type: 'delayed', date: '2026-11-20' },
     });
     expect(item.statusCode).toBe(201);

@@ -196,7 +196,7 @@ describe('the signed documents (issue 17 item 10, spec 001 §2 item 5)', () => {
   it('operators list and download them through the ops API (GET /api/ops/dossiers/:dossier/signed-documents/:id)', async () => {
     const user = await signedApplicant();
     const documents = (await send(user)).json().payload.media.signed_documents as SignedDocument[];
-    const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+    const ops = { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' };
     const dossier = await app.inject({ method: 'GET', url: `/api/ops/dossiers/${encodeURIComponent(user.email)}`, headers: ops });
     expect(dossier.statusCode).toBe(200);
     const listed = dossier.json().payload.signed_documents as { id: number; kind: string; name: string; size: number }[];

@@ -8,7 +8,7 @@ import { OPS_MESSAGES } from '../../server/routes/ops';
 import { auth, registerUser, testApp, uniqueEmail } from './helpers';
 
 const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
-const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+const ops = { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' };
 const PASSWORD = 'parola-personal-1';
 
 let app: FastifyInstance;

@@ -12,7 +12,7 @@ import { auth, mailsTo, placeAtStep, registerUser, testApp, uniqueEmail, type Re
 import { multipartPayload } from './identity-helpers';
 
 const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
-const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+const ops = { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' };
 const PDF = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << >> endobj\n%%EOF\n`, 'latin1');
 
 let app: FastifyInstance;

@@ -11,7 +11,7 @@ const PASSWORD = 'parola-personal-1';
 /** A staff member of the role, signed in: their bearer headers. */
 async function staffHeaders(role: 'operator' | 'editor'): Promise<Record<string, string>> {
   const email = uniqueEmail(role);
-  const added = await app.inject({ method: 'POST', url: '/api/ops/staff', headers: { authorization: `Bearer ${OPS_TOKEN}` }, payload: { email, password: PASSWORD, role } });
+  const added = await app.inject({ method: 'POST', url: '/api/ops/staff', headers: { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' }, payload: { email, password: PASSWORD, role } });
   expect(added.statusCode).toBe(201);
   const login = await app.inject({ method: 'POST', url: '/api/staff/login', payload: { email, password: PASSWORD } });
   return { authorization: `Bearer ${login.json().payload.access_token as string}`, 'x-requested-with': 'XMLHttpRequest' };

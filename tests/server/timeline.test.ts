@@ -16,7 +16,7 @@ import { JPEG, multipartPayload, type FilePart } from './identity-helpers';
 import { readZip } from './zip-reader';
 
 const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
-const ops = { authorization: `Bearer ${OPS_TOKEN}` };
+const ops = { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': 'Ana Operator' };
 const DOWNLOAD = '/api/registration/download/tradeRegisterDocuments';
 
 let app: FastifyInstance;

@@ -198,7 +198,7 @@ function AuditTable({ entries, t, language }: { entries: AuditEntry[]; t: Consol
         {entries.map((e) => (
           <tr key={e.id} data-testid="audit-row">
             <Cell>{formatDateTime(e.at, language)}</Cell>
-            <Cell>{e.staff ?? t('dossier.opsToken')}</Cell>
+            <Cell>{e.staff ?? (e.actor ? t('dossier.opsActor', { name: e.actor }) : t('dossier.opsToken'))}</Cell>
             <Cell>{e.action}</Cell>
             <Cell>
               <Box as="code" fontSize="xs" overflowWrap="anywhere">

@@ -85,6 +85,8 @@ export interface AuditEntry {
   at: string;
   /** Who: the staff member's e-mail; null for the shared OPS_TOKEN (`npm run ops`). */
   staff: string | null;
+  /** The operator the OPS_TOKEN's caller named (`X-Ops-Actor`, OPS_ACTOR); null for a staff member or an older entry. */
+  actor: string | null;
   action: string;
   before: unknown;
   after: unknown;
@@ -127,7 +129,7 @@ export interface DossierAnswer {
   caen_codes: { id: number; code: string; name: string; is_primary: number | boolean; revision?: string; replaced_by?: { code: string; name: string }[] }[];
   payments: DossierPayment[];
   files: StaffFile[];
-  audit: { id: number; at: string; staff_user_id: number | null; staff_email: string | null; action: string; request_id: number | null; before: unknown; after: unknown }[];
+  audit: { id: number; at: string; staff_user_id: number | null; staff_email: string | null; actor?: string | null; action: string; request_id: number | null; before: unknown; after: unknown }[];
 }
 
 type MediaRef = { id: number; name?: string; kind?: string } | null | undefined;
@@ -170,7 +172,7 @@ export function toDossier(answer: DossierAnswer): Dossier {
     timeline: timeline.filter((item) => !isBillingTimelineType(item.type)),
     trade_register_documents: list('trade_register_documents', 'trade_register'),
     signed_documents: list('signed_documents'),
-    audit: answer.audit.map((e) => ({ id: e.id, at: e.at, staff: e.staff_email, action: e.action, before: e.before, after: e.after })),
+    audit: answer.audit.map((e) => ({ id: e.id, at: e.at, staff: e.staff_email, actor: e.actor ?? null, action: e.action, before: e.before, after: e.after })),
   };
 }
 
