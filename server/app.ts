@@ -53,6 +53,7 @@ import identityRoutes from './routes/identity';
 import userInfoRoutes from './routes/user-info';
 import signatureRoutes from './routes/signature';
 import mailingAddressRoutes from './routes/mailing-address';
+import userExportRoutes from './routes/user-export';
 import type { FileStorage } from './storage/file-storage';
 import type { IdentityProvider } from './identity/types';
 import paymentRoutes from './routes/payment';
@@ -222,6 +223,7 @@ export const appPlugin = fp<AppOptions>(
     await app.register(userInfoRoutes, { prefix: '/api' });
     await app.register(signatureRoutes, { prefix: '/api' });
     await app.register(mailingAddressRoutes, { prefix: '/api' });
+    await app.register(userExportRoutes, { prefix: '/api' });
     await app.register(overviewRoutes, { prefix: '/api' });
     await app.register(documentRoutes, { prefix: '/api' });
     await app.register(statusRoutes, { prefix: '/api' });
