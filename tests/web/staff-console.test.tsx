@@ -50,7 +50,7 @@ function dossier({ status = 'paid', timeline = [] as object[], trade = [] as { i
       steps: { previous: null, current: { identifier: 'requesting-company-step-9', index: 9 }, next: null, total: 10 }, variants: [],
       partner: { id: 1, name: 'Standard', slug: 'neafiliat', is_unaffiliated: true, description: null, footnote: null, prices: [] },
     },
-    caen_codes: [{ id: 1, code: '6201', name: 'Activități de realizare a soft-ului la comandă', is_primary: 1 }],
+    caen_codes: [{ id: 1, code: '6210', name: 'Activități de realizare a soft-ului la comandă', revision: 'CAEN Rev.3', is_primary: 1 }],
     payments: [{ id: 'pay_1', provider: 'stripe', status: 'paid', amount: 130, currency: 'RON', created_at: '2026-11-20T10:05:00Z', paid_at: '2026-11-20T10:06:00Z', subscription_id: null, schedule_id: null }],
     files,
     audit,
@@ -130,7 +130,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     expect(screen.getByRole('button', { name: 'Descarcă buletin-fata.jpg' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Descarcă diploma.pdf' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Descarcă contract-asistenta-juridica.pdf' })).toBeTruthy();
-    expect(screen.getByText(/6201 Activități de realizare a soft-ului la comandă \(principal\)/)).toBeTruthy();
+    expect(screen.getByText(/6210 Activități de realizare a soft-ului la comandă \(principal\)/)).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Plățile dosarului' })).getByText('130 RON')).toBeTruthy();
     expect(screen.getByTestId('dossier-status').textContent).toBe('Plătit');
     expect(screen.getByText('Nicio acțiune încă.')).toBeTruthy();

@@ -23,14 +23,15 @@ afterEach(() => {
 const STEP = 'requesting-company-step-7';
 const PROFILE: Profile = { first_name: 'Ana', last_name: 'Popescu', personal_code: '2850101400019' };
 
+/** CAEN Rev.3 classes (ids carry the revision: 30000 + the code, server/db/caen.ts), with the old Rev.2 codes they replace. */
 const CODES: CaenCode[] = [
-  { id: 6201, code: '6201', name: 'Activități de realizare a soft-ului la comandă (software orientat client)' },
-  { id: 6202, code: '6202', name: 'Activități de consultanță în tehnologia informației' },
-  { id: 6209, code: '6209', name: 'Alte activități de servicii privind tehnologia informației' },
-  { id: 7410, code: '7410', name: 'Activități de design specializat' },
-  { id: 7311, code: '7311', name: 'Activități ale agențiilor de publicitate' },
-  { id: 8291, code: '8291', name: 'Activități ale agențiilor de colectare și a birourilor (oficiilor) de raportare a creditului' },
-  { id: 6619, code: '6619', name: 'Activități auxiliare intermedierilor financiare, exclusiv activități de asigurări și fonduri de pensii' },
+  { id: 36210, code: '6210', name: 'Activități de realizare a soft-ului la comandă (software orientat client)', replaces: ['6201'] },
+  { id: 36220, code: '6220', name: 'Activități de consultanță în tehnologia informației și de management (gestiune și exploatare) a mijloacelor de calcul', replaces: ['6202', '6203'] },
+  { id: 36290, code: '6290', name: 'Alte activități de servicii privind tehnologia informației', replaces: ['6209'] },
+  { id: 37412, code: '7412', name: 'Design grafic și activități de comunicare vizuală', replaces: ['7410'] },
+  { id: 37311, code: '7311', name: 'Activități ale agențiilor de publicitate' },
+  { id: 38291, code: '8291', name: 'Activități ale agențiilor de colectare și a birourilor (oficiilor) de raportare a creditului' },
+  { id: 36619, code: '6619', name: 'Activități auxiliare intermedierilor financiare, exceptând activități de asigurări și fonduri de pensii' },
 ];
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const withPrimary = (codes: CaenCode[]) => codes.map((c, i) => ({ ...c, is_primary: (i === 0 ? 1 : 0) as 0 | 1 }));
@@ -40,7 +41,8 @@ function fakeCaen(initial: CaenCode[] = []) {
   const state = { codes: initial, profile: { ...PROFILE }, refuse: null as null | Record<string, string[]> };
   const caen = {
     search: vi.fn(async (term: string, offset: number, size: number) => {
-      const data = CODES.filter((c) => c.code.startsWith(term) || fold(c.name).includes(fold(term)));
+      // As the server answers: by the code's digits, by an old Rev.2 code it replaces, or by words.
+      const data = CODES.filter((c) => c.code.startsWith(term) || c.replaces?.some((old) => old.startsWith(term)) || fold(c.name).includes(fold(term)));
       return { data: data.slice(offset, offset + size), total: data.length };
     }),
     overview: vi.fn(async (): Promise<OverviewData> => ({
@@ -110,19 +112,14 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
         { id: 37412, code: '7412', name: 'Design grafic și activități de comunicare vizuală' },
       ],
     };
-    CODES.push({ id: 37412, code: '7412', name: 'Design grafic și activități de comunicare vizuală' });
-    try {
-      const { user, caen, state } = setup({ codes: [split, CODES[4]] });
-      await shown();
-      const group = await screen.findByRole('group', { name: t('steps:overview.splitTitle', { code: '7410' }) });
-      expect(within(group).getByText(t('steps:overview.splitChoose'))).toBeTruthy();
-      await user.click(within(group).getByRole('button', { name: /^7412 – Design grafic/ }));
-      await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [37412, CODES[4].id] }));
-      expect(state.codes.map((c) => c.code)).toEqual(['7412', '7311']);
-      await waitFor(() => expect(screen.queryByRole('group', { name: t('steps:overview.splitTitle', { code: '7410' }) })).toBeNull());
-    } finally {
-      CODES.pop();
-    }
+    const { user, caen, state } = setup({ codes: [split, CODES[4]] });
+    await shown();
+    const group = await screen.findByRole('group', { name: t('steps:overview.splitTitle', { code: '7410' }) });
+    expect(within(group).getByText(t('steps:overview.splitChoose'))).toBeTruthy();
+    await user.click(within(group).getByRole('button', { name: /^7412 – Design grafic/ }));
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [37412, CODES[4].id] }));
+    expect(state.codes.map((c) => c.code)).toEqual(['7412', '7311']);
+    await waitFor(() => expect(screen.queryByRole('group', { name: t('steps:overview.splitTitle', { code: '7410' }) })).toBeNull());
   });
 
   it('shows the PFA name, names, CNP, phone and e-mail; office at the product by default; next sends address_type', async () => {
@@ -175,13 +172,13 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     expect(caen.search).not.toHaveBeenCalled();
     expect(screen.queryByRole('option')).toBeNull();
     await user.type(input, '0');
-    const option = await screen.findByRole('option', { name: /^6201 – Activități de realizare/ });
+    const option = await screen.findByRole('option', { name: /^6210 – Activități de realizare/ });
     expect(caen.search).toHaveBeenCalledTimes(1);
     expect(caen.search).toHaveBeenCalledWith('620', 0, 25);
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
     await user.click(option);
-    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [6201] }));
-    expect(state.codes.map((c) => c.code)).toEqual(['6201']);
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [36210] }));
+    expect(state.codes.map((c) => c.code)).toEqual(['6210']);
     expect(await screen.findByText('Informațiile au fost modificate.')).toBeTruthy();
   });
 
@@ -191,7 +188,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     const input = await screen.findByRole('combobox', { name: 'Cod principal' });
     await user.click(input);
     await user.type(input, '620');
-    await screen.findByRole('option', { name: /^6201 – / });
+    await screen.findByRole('option', { name: /^6210 – / });
     // The next search hangs until the test lets it answer.
     const all = caen.search.getMockImplementation()!;
     let answer: (() => void) | null = null;
@@ -199,9 +196,9 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await user.type(input, '1');
     await waitFor(() => expect(caen.search).toHaveBeenLastCalledWith('6201', 0, 25));
     await waitFor(() => expect(screen.getByText('Se caută…')).toBeTruthy());
-    expect(screen.getAllByRole('option').map((o) => o.textContent?.slice(0, 4))).toEqual(['6201', '6202', '6209']);
-    await user.click(await screen.findByRole('option', { name: /^6201 – / }));
-    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [6201] }));
+    expect(screen.getAllByRole('option').map((o) => o.textContent?.slice(0, 4))).toEqual(['6210', '6220', '6290']);
+    await user.click(await screen.findByRole('option', { name: /^6210 – / }));
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [36210] }));
     answer!();
   });
 
@@ -220,7 +217,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     expect(within(primary).queryByRole('button', { name: /^Șterge codul/ })).toBeNull();
     const secondary = await screen.findByTestId('caen-row-1');
     await second.user.click(await within(secondary).findByRole('button', { name: 'Șterge codul 7311' }));
-    await waitFor(() => expect(second.caen.updateFormData).toHaveBeenCalledWith({ codes: [7410] }));
+    await waitFor(() => expect(second.caen.updateFormData).toHaveBeenCalledWith({ codes: [37412] }));
     expect(screen.queryByTestId('caen-row-1')).toBeNull();
 
     await second.user.click(await screen.findByRole('button', { name: 'Adaugă cod secundar' }));
@@ -228,7 +225,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await second.user.click(input);
     await second.user.type(input, 'publicitate');
     await second.user.click(await screen.findByRole('option', { name: /^7311 –/ }));
-    await waitFor(() => expect(second.caen.updateFormData).toHaveBeenLastCalledWith({ codes: [7410, 7311] }));
+    await waitFor(() => expect(second.caen.updateFormData).toHaveBeenLastCalledWith({ codes: [37412, 37311] }));
   });
 
   it('a refused code change shows the server message and keeps the saved codes', async () => {
@@ -243,20 +240,20 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('credit partner: 8291 and 6619 are preset first and locked', async () => {
     const { caen, state } = setup({ codes: [CODES[3]], partner: { slug: 'icredit', is_unaffiliated: false, name: 'iCredit' } });
     await shown();
-    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619, 7410] }));
-    expect(state.codes.map((c) => c.code)).toEqual(['8291', '6619', '7410']);
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [38291, 36619, 37412] }));
+    expect(state.codes.map((c) => c.code)).toEqual(['8291', '6619', '7412']);
     const primary = await screen.findByTestId('caen-row-0');
     await waitFor(() => expect(within(primary).getByText(/^8291 –/)).toBeTruthy());
     expect(within(primary).queryByRole('combobox')).toBeNull();
     await waitFor(() => expect(within(screen.getByTestId('caen-row-1')).queryByRole('button', { name: /^Șterge codul/ })).toBeNull());
-    await waitFor(() => expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: 'Șterge codul 7410' })).toBeTruthy());
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: 'Șterge codul 7412' })).toBeTruthy());
     await waitFor(() => expect(screen.getAllByText('Stabilit de partener, nu se poate modifica')).toHaveLength(2));
   });
 
   it('credit partner: the preset on arrival is not an edit, so no "Informațiile au fost modificate." toast', async () => {
     const { caen, notify } = setup({ partner: { slug: 'icredit', is_unaffiliated: false, name: 'iCredit' } });
     await shown();
-    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619] }));
+    await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [38291, 36619] }));
     await waitFor(() => expect(within(screen.getByTestId('caen-row-0')).getByText(/^8291 –/)).toBeTruthy());
     await sleep(50);
     expect(notify).not.toHaveBeenCalled();
@@ -282,7 +279,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     release();
     await waitFor(() => expect(next().disabled).toBe(false));
     expect(screen.queryByText('Se salvează codurile CAEN…')).toBeNull();
-    expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [8291, 6619, 7410] });
+    expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [38291, 36619, 37412] });
   });
 
   it('"Pasul următor" waits for a primary code and says why (aria-describedby); choosing one enables it', async () => {
@@ -293,8 +290,8 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     expect(next().getAttribute('aria-describedby')).toBe(reason.id);
     const input = await screen.findByRole('combobox', { name: 'Cod principal' });
     await user.click(input);
-    await user.type(input, '7410');
-    await user.click(await screen.findByRole('option', { name: /^7410 – / }));
+    await user.type(input, '7412');
+    await user.click(await screen.findByRole('option', { name: /^7412 – / }));
     await waitFor(() => expect(next().disabled).toBe(false));
     expect(screen.queryByText('Pasul următor devine activ după ce alegi codul CAEN principal.')).toBeNull();
     expect(next().getAttribute('aria-describedby')).toBeNull();
