@@ -98,7 +98,7 @@ export function csvField(value: unknown): string {
   return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const AUDIT_CSV_HEADER = ['id', 'at', 'staff_user_id', 'staff_email', 'action', 'request_id', 'before', 'after'] as const;
+export const AUDIT_CSV_HEADER = ['id', 'at', 'staff_user_id', 'staff_email', 'actor', 'action', 'request_id', 'before', 'after'] as const;
 
 /** The entries as CSV (comma, CRLF), with a UTF-8 BOM so that Excel shows ă, â, î, ș, ț. */
 export function auditCsv(entries: AuditView[]): string {

@@ -376,9 +376,9 @@ describe('the audit log', () => {
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="audit-dosar-${user.requestId}.csv"`);
     expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = csv.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,at,staff_user_id,staff_email,action,request_id,before,after');
+    expect(lines[0]).toBe('id,at,staff_user_id,staff_email,actor,action,request_id,before,after');
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toContain(`,${operator.id},${operator.email},timeline.add,${user.requestId},,`);
+    expect(lines[2]).toContain(`,${operator.id},${operator.email},,timeline.add,${user.requestId},,`);
     expect(lines[2]).toContain('""pfa_name"":""ȘTEFĂNESCU, \\""ION\\"" PFA""');
 
     const all = await get('/api/staff/audit.csv');
@@ -395,6 +395,6 @@ describe('the audit log', () => {
     expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvField(null)).toBe('');
     expect(csvField(7)).toBe('7');
-    expect(auditCsv([])).toBe('\uFEFFid,at,staff_user_id,staff_email,action,request_id,before,after\r\n');
+    expect(auditCsv([])).toBe('\uFEFFid,at,staff_user_id,staff_email,actor,action,request_id,before,after\r\n');
   });
 });
