@@ -8,7 +8,6 @@ import {
   outbox,
   partners,
   payments,
-  registrationRequests,
   requestDocuments,
   timelineItems,
   tokens,
@@ -16,6 +15,7 @@ import {
   users,
 } from '../db/schema';
 import { signatureFileIdOf } from '../registration/signature';
+import { requestsOfUser } from '../registration/store';
 import { accessLogOf, type AccessLogEntry } from '../staff/audit';
 
 type UserRow = typeof users.$inferSelect;
@@ -96,7 +96,7 @@ export async function collectExport(db: Db, user: UserRow, product: { name: stri
     .where(eq(tokens.userId, user.id))
     .orderBy(asc(tokens.id));
 
-  const requests = await db.select().from(registrationRequests).where(eq(registrationRequests.userId, user.id)).orderBy(asc(registrationRequests.id));
+  const requests = await requestsOfUser(db, user.id);
   const requestIds = requests.map((r) => r.id);
   const [address] = await db.select().from(mailingAddresses).where(eq(mailingAddresses.userId, user.id));
   const timeline = requestIds.length

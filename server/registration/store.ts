@@ -257,6 +257,16 @@ export async function requestsByEmail(db: Db, email: string): Promise<RequestRow
 }
 
 /** What the onboarding state of a user is decided on: each of their requests' type, step, status and paid flag. */
+/** Every request of a user, oldest first (the data export, issue 32). */
+export async function requestsOfUser(db: Db, userId: number): Promise<RequestRow[]> {
+  return db.select().from(registrationRequests).where(eq(registrationRequests.userId, userId)).orderBy(registrationRequests.id);
+}
+
+/** The ids of a user's requests, as a subquery (the access log's entries about them). */
+export function requestIdsOfUser(db: Db, userId: number) {
+  return db.select({ id: registrationRequests.id }).from(registrationRequests).where(eq(registrationRequests.userId, userId));
+}
+
 export async function requestStates(db: Db, userId: number) {
   return db
     .select({ type: registrationRequests.registrationType, step: registrationRequests.step, status: registrationRequests.status, paid: registrationRequests.paid, formData: registrationRequests.formData })

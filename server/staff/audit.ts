@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db';
-import { auditLog, identityUploads, registrationRequests, requestDocuments, staffUsers } from '../db/schema';
+import { auditLog, identityUploads, requestDocuments, staffUsers } from '../db/schema';
+import { requestIdsOfUser } from '../registration/store';
 
 /** Who acts: a staff member (their id), or the shared OPS_TOKEN (`npm run ops`: null) with the operator's name (`X-Ops-Actor`). */
 export interface Actor {
@@ -140,7 +141,7 @@ export interface AccessLogEntry {
  * first, without the before/after payloads: what the applicant's data export shows (issue 32).
  */
 export async function accessLogOf(db: Db, userId: number): Promise<AccessLogEntry[]> {
-  const requestIds = db.select({ id: registrationRequests.id }).from(registrationRequests).where(eq(registrationRequests.userId, userId));
+  const requestIds = requestIdsOfUser(db, userId);
   const rows = await db
     .select({ at: auditLog.at, actor: auditLog.actor, email: staffUsers.email, action: auditLog.action, requestId: auditLog.requestId })
     .from(auditLog)
