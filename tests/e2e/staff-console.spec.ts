@@ -70,9 +70,12 @@ test('an operator finds an applicant by CNP, adds a timeline item and uploads a 
   await expect(page.getByText('Documentele au fost atașate dosarului.').first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Descarcă certificat-inregistrare.pdf' })).toBeVisible();
 
-  // Both actions are in the dossier's audit log, with who did them.
+  // Both actions are in the dossier's audit log, with who did them; so is opening the dossier (the access log, issue 32).
   const audit = page.getByRole('table', { name: 'Acțiunile personalului asupra dosarului' });
-  await expect(audit.getByTestId('audit-row')).toHaveCount(2);
+  const rows = audit.getByTestId('audit-row');
+  await expect(rows.filter({ hasText: 'timeline.add' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'documents.attach' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'dossier.read' }).first()).toBeVisible();
   await expect(audit).toContainText(operator.email);
 
   // The applicant's status page.
