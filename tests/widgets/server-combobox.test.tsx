@@ -218,6 +218,8 @@ describe('ServerCombobox: the open list', () => {
     const status = screen.getByRole('status');
     await waitFor(() => expect(status.textContent).toBe(TEXTS.loading));
     expect(screen.getByRole('listbox').children).toHaveLength(0);
+    // "Searching" shows from the keystroke; the request itself leaves after the debounce: fail that one.
+    await waitFor(() => expect(search).toHaveBeenCalled());
     fail();
     await waitFor(() => expect(status.textContent).toBe(TEXTS.failed));
     expect(screen.getByRole('listbox').children).toHaveLength(0);
