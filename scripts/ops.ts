@@ -14,6 +14,8 @@
  *   npm run ops -- ask <dossier> --message "what is missing"
  *   npm run ops -- staff:add --email E --password P --role operator|editor
  *   npm run ops -- files:reencrypt
+ *   npm run ops -- erase <e-mail> [--yes]
+ *   npm run ops -- retention [--as-of YYYY-MM-DD] [--dry-run]
  *   npm run ops -- help
  *
  * A dossier is the request id or the applicant's e-mail. Server: OPS_URL (default
@@ -44,7 +46,9 @@ export type Command =
   | { name: 'reject'; dossier: string; date?: string }
   | { name: 'ask'; dossier: string; message: string }
   | { name: 'staff:add'; email: string; password: string; role: 'operator' | 'editor' }
-  | { name: 'files:reencrypt' };
+  | { name: 'files:reencrypt' }
+  | { name: 'erase'; email: string; yes: boolean }
+  | { name: 'retention'; asOf?: string; dryRun: boolean };
 
 /** Every field of every type, with its kind (a name has one kind in every type that has it). */
 const FIELD_KINDS: Record<string, TimelineFieldKind> = Object.fromEntries(
@@ -156,6 +160,18 @@ export function parseCommand(argv: string[]): Command {
     case 'files:reencrypt': {
       positionals('files:reencrypt', parse(args, {}).positionals, []);
       return { name: 'files:reencrypt' };
+    }
+    case 'erase': {
+      const { values, positionals: list } = parse(args, { yes: { type: 'boolean' } });
+      const [email] = positionals('erase', list, ['e-mail']);
+      if (!email.includes('@')) throw new UsageError(`erase: "${email}" is not an e-mail address`);
+      return { name: 'erase', email, yes: values.yes === true };
+    }
+    case 'retention': {
+      const { values, positionals: list } = parse(args, { 'as-of': { type: 'string' }, 'dry-run': { type: 'boolean' } });
+      positionals('retention', list, []);
+      const asOf = values['as-of'] === undefined ? undefined : parseDate(values['as-of'] as string);
+      return { name: 'retention', asOf, dryRun: values['dry-run'] === true };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);
@@ -332,6 +348,13 @@ function dossierLines(d: Dossier): string[] {
   ];
 }
 
+/** What an erasure keeps, in the operator's words. */
+const KEPT_NAMES: Record<string, string> = {
+  payment: 'payment records (accounting law)',
+  contract: 'signed legal-assistance contract',
+  trade_register: 'dossier filed with the trade register (kept there, not by us)',
+};
+
 export const HELP = [
   'Operator command: status timeline and trade register documents of a dossier, through the running server.',
   '',
@@ -350,6 +373,13 @@ export const HELP = [
   '                                            a staff account for the web console (/staff/login): operator = dossiers, editor = preview',
   '  files:reencrypt                           encrypt stored files still in plain text and rewrap those under an old key',
   '                                            (FILES_ENCRYPTION_OLD_KEYS) under FILES_ENCRYPTION_KEY; the server also does it at each start',
+  '  erase <e-mail> [--yes]                    an applicant\'s written request for erasure (GDPR art. 17): shows what goes and what the law',
+  '                                            keeps; with --yes erases the account for good and mails the applicant a confirmation',
+  '  retention [--as-of YYYY-MM-DD] [--dry-run]',
+  '                                            the retention job now (the server runs it daily): erases unfinished applications idle past',
+  '                                            RETENTION_UNFINISHED_DAYS (after a warning mail), identity photos, lost applications\' data, kept',
+  '                                            records past their date; one line per application (e-mail, what goes, why). --dry-run: changes',
+  '                                            nothing; --as-of: measure against that day (a day to come only with --dry-run)',
   '  help                                      this text',
   '',
   '<dossier> is the request id (see list) or the applicant\'s e-mail.',
@@ -375,6 +405,40 @@ export const HELP = [
   'Token: OPS_TOKEN, else the file $DATA_DIR/ops-token (DATA_DIR default ./data) that the server writes at start.',
   'Operator: OPS_ACTOR (required), your name: the audit log records it for every read and change (the applicant sees it in their data export).',
 ].join('\n');
+
+interface RetentionReport {
+  as_of: string;
+  dry_run: boolean;
+  stopped: boolean;
+  lines: { email: string; action: string; goes: string[]; kept: { kind: string; keep_until: string | null }[]; why: string; failed?: boolean }[];
+  counts: Record<string, number>;
+}
+
+/** What each line's action did, and (dry run) would do. */
+const RETENTION_ACTIONS: Record<string, [string, string]> = {
+  warn: ['warning mailed', 'warning would be mailed'],
+  erase: ['account erased', 'account would be erased'],
+  id_media: ['ID photos deleted', 'ID photos would be deleted'],
+  lost: ['reduced to the e-mail', 'would be reduced to the e-mail'],
+  retained_record: ['kept record deleted', 'kept record would be deleted'],
+};
+
+/** One line per application: e-mail, what goes, why (and what an erasure keeps apart); then the counts. */
+export function retentionLines(report: RetentionReport): string[] {
+  const lines = [`Retention as of ${report.as_of}${report.dry_run ? ' (dry run: nothing was changed)' : ''}:`];
+  if (!report.lines.length) lines.push('  nothing is past its retention period.');
+  for (const l of report.lines) {
+    const action = RETENTION_ACTIONS[l.action]?.[report.dry_run ? 1 : 0] ?? l.action;
+    const goes = l.goes.length ? ` — goes: ${l.goes.join('; ')}` : '';
+    const kept = l.kept.length ? ` — kept: ${l.kept.map((k) => `${KEPT_NAMES[k.kind] ?? k.kind}${k.keep_until ? ` until ${k.keep_until}` : ''}`).join(', ')}` : '';
+    lines.push(`  ${l.email}  [${action}]${goes}${kept} — why: ${l.why}${l.failed ? '  (FAILED: see the server log; the next run tries again)' : ''}`);
+  }
+  const c = report.counts;
+  lines.push(
+    `${report.dry_run ? 'Would be' : 'Done'}: ${c.warned} warned, ${c.erased} erased, ${c.id_media} ID-photo sets deleted, ${c.lost} lost applications reduced, ${c.retained_records} kept records deleted, ${c.mails_deleted} old mails deleted, ${c.files_deleted} stored files deleted${c.failed ? `, ${c.failed} FAILED` : ''}${report.stopped ? ' (stopped before the end)' : ''}.`,
+  );
+  return lines;
+}
 
 /** Runs a command against the server; resolves to the lines to print, throws OpsError. */
 export async function runCommand(command: Command, settings: Settings, fetchImpl: Fetch = fetch): Promise<string[]> {
@@ -470,6 +534,21 @@ export async function runCommand(command: Command, settings: Settings, fetchImpl
           : `Stored files under key "${s.key_id}": ${s.checked} checked, ${s.encrypted} encrypted, ${s.rewrapped} rewrapped, ${s.current} already current, ${s.missing} missing, ${s.failed} unreadable (${s.duration_ms} ms).`,
         ...(s.failed ? ['  Unreadable files are named in the server log (an unknown key id: add the key to FILES_ENCRYPTION_OLD_KEYS).'] : []),
       ];
+    }
+    case 'erase': {
+      const answer = await call(settings, fetchImpl, 'POST', '/ops/users/erase', { email: command.email, erase: command.yes });
+      const plan = answer.payload as { email: string; erased: boolean; goes: string[]; kept: { kind: string; count: number; keep_until: string | null }[]; files_deleted: number };
+      const kept = plan.kept.length
+        ? plan.kept.map((k) => `    ${KEPT_NAMES[k.kind] ?? k.kind} (${k.count})${k.keep_until ? ` until ${k.keep_until}` : ''}`)
+        : ['    nothing'];
+      return plan.erased
+        ? [`Account ${plan.email} erased (${plan.files_deleted} stored file(s) deleted); a confirmation mail is queued.`, '  kept apart, as the law requires:', ...kept]
+        : [`Erasing ${plan.email} would remove:`, ...plan.goes.map((g) => `    ${g}`), '  and keep apart, as the law requires:', ...kept, 'Nothing was changed. Run again with --yes to erase.'];
+    }
+    case 'retention': {
+      const body: Record<string, unknown> = { dry_run: command.dryRun };
+      if (command.asOf) body.as_of = command.asOf;
+      return retentionLines((await call(settings, fetchImpl, 'POST', '/ops/retention', body)).payload as RetentionReport);
     }
     case 'finalize': {
       const answer = await call(settings, fetchImpl, 'POST', `${dossierRoute(command.dossier)}/finalize`, command.date ? { date: command.date } : {});

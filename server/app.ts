@@ -21,6 +21,7 @@ import paymentsPlugin from './plugins/payments';
 import companyLookupPlugin from './plugins/company-lookup';
 import limitsPlugin from './plugins/limits';
 import readCachePlugin from './plugins/read-cache';
+import retentionPlugin from './plugins/retention';
 import docsPlugin from './plugins/docs';
 import authPlugin from './plugins/auth';
 import staffAuthPlugin from './plugins/staff-auth';
@@ -45,6 +46,7 @@ import overviewRoutes from './routes/overview';
 import documentRoutes from './routes/documents';
 import statusRoutes from './routes/status';
 import opsRoutes from './routes/ops';
+import opsRetentionRoutes from './routes/ops-retention';
 import staffRoutes from './routes/staff';
 import staffDossierRoutes from './routes/staff-dossiers';
 import staffPreviewRoutes from './routes/staff-preview';
@@ -54,6 +56,7 @@ import userInfoRoutes from './routes/user-info';
 import signatureRoutes from './routes/signature';
 import mailingAddressRoutes from './routes/mailing-address';
 import userExportRoutes from './routes/user-export';
+import userPrivacyRoutes from './routes/user-privacy';
 import type { FileStorage } from './storage/file-storage';
 import type { IdentityProvider } from './identity/types';
 import paymentRoutes from './routes/payment';
@@ -163,6 +166,8 @@ export const appPlugin = fp<AppOptions>(
     await app.register(companyLookupPlugin, { companies: options.companies });
     // Before compression's onSend: the cache keeps the serialized JSON text.
     await app.register(readCachePlugin);
+    // The retention job's hourly check (RETENTION_JOB=0: off on this instance; issue 32).
+    await app.register(retentionPlugin);
 
     registerSecurityHeaders(app, config);
     app.addHook('onRequest', (request, reply, done) => {
@@ -224,10 +229,12 @@ export const appPlugin = fp<AppOptions>(
     await app.register(signatureRoutes, { prefix: '/api' });
     await app.register(mailingAddressRoutes, { prefix: '/api' });
     await app.register(userExportRoutes, { prefix: '/api' });
+    await app.register(userPrivacyRoutes, { prefix: '/api' });
     await app.register(overviewRoutes, { prefix: '/api' });
     await app.register(documentRoutes, { prefix: '/api' });
     await app.register(statusRoutes, { prefix: '/api' });
     await app.register(opsRoutes, { prefix: '/api' });
+    await app.register(opsRetentionRoutes, { prefix: '/api' });
     await app.register(staffRoutes, { prefix: '/api' });
     await app.register(staffDossierRoutes, { prefix: '/api' });
     await app.register(staffPreviewRoutes, { prefix: '/api', guard: app.staffOnly('editor') });

@@ -111,6 +111,26 @@ export interface AppConfig {
   previewSchemasDir: string | null;
   /** Graceful shutdown: in-flight requests get this long to finish before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** How long personal data is kept (issue 32, server/privacy/retention.ts, docs: the privacy page fills them in). */
+  retention: RetentionConfig;
+}
+
+/** Retention periods (GDPR art. 5(1)(e)), each from its RETENTION_* variable. */
+export interface RetentionConfig {
+  /** RETENTION_UNFINISHED_DAYS: an application the applicant has not touched for this long is erased with its account. */
+  unfinishedDays: number;
+  /** RETENTION_WARNING_DAYS: the warning mail goes this long before that erasure. */
+  warningDays: number;
+  /** RETENTION_ID_MEDIA_DAYS: identity photos and the selfie go this long after the dossier ends (finalized, rejected, handed over). */
+  idMediaDays: number;
+  /** RETENTION_LOST_DAYS: a lost application keeps only the e-mail after this long. */
+  lostDays: number;
+  /** RETENTION_ACCOUNTING_YEARS: payment records kept after an erasure (Romanian accounting law). */
+  accountingYears: number;
+  /** RETENTION_CONTRACT_YEARS: a signed legal-assistance contract kept after an erasure (limitation period of the contract). */
+  contractYears: number;
+  /** RETENTION_JOB=0 turns the scheduled run off on this instance (it still runs with `npm run ops -- retention`). */
+  scheduled: boolean;
 }
 
 /** S3 (or an S3-compatible server such as MinIO) holding uploaded files. */
@@ -222,6 +242,13 @@ export const ENV_SCHEMA = {
     S3_SECRET_ACCESS_KEY: text,
     S3_FORCE_PATH_STYLE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SHUTDOWN_TIMEOUT_MS: count(1, 10_000),
+    RETENTION_UNFINISHED_DAYS: count(1, 180),
+    RETENTION_WARNING_DAYS: count(0, 14),
+    RETENTION_ID_MEDIA_DAYS: count(0, 30),
+    RETENTION_LOST_DAYS: count(0, 30),
+    RETENTION_ACCOUNTING_YEARS: count(1, 10),
+    RETENTION_CONTRACT_YEARS: count(1, 3),
+    RETENTION_JOB: { type: 'string', enum: ['0', '1'], default: '1' },
     FILES_ENCRYPTION_KEY: { type: 'string', pattern: `^${MASTER_KEY}$` },
     FILES_ENCRYPTION_OLD_KEYS: { type: 'string', pattern: `^${MASTER_KEY}(\\s*,\\s*${MASTER_KEY})*$` },
   },
@@ -468,5 +495,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     filesEncryptionKey: str(e.FILES_ENCRYPTION_KEY),
     filesEncryptionOldKeys: list(str(e.FILES_ENCRYPTION_OLD_KEYS) ?? undefined),
     shutdownTimeoutMs: num(e.SHUTDOWN_TIMEOUT_MS),
+    retention: {
+      unfinishedDays: num(e.RETENTION_UNFINISHED_DAYS),
+      warningDays: Math.min(num(e.RETENTION_WARNING_DAYS), num(e.RETENTION_UNFINISHED_DAYS) - 1),
+      idMediaDays: num(e.RETENTION_ID_MEDIA_DAYS),
+      lostDays: num(e.RETENTION_LOST_DAYS),
+      accountingYears: num(e.RETENTION_ACCOUNTING_YEARS),
+      contractYears: num(e.RETENTION_CONTRACT_YEARS),
+      scheduled: e.RETENTION_JOB !== '0',
+    },
   };
 }

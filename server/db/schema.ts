@@ -280,6 +280,8 @@ export const identitySessions = pgTable(
     /** What the document says: first_name, last_name, personal_code, place_of_birth, date_of_birth. */
     person: jsonb('person').$type<Record<string, unknown>>(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** When the retention job deleted the session's photos (the decision and `person` stay; issue 32). */
+    mediaErasedAt: timestamp('media_erased_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -583,4 +585,91 @@ export const auditLog = pgTable(
     after: jsonb('after').$type<unknown>(),
   },
   (t) => [index('audit_log_request_idx').on(t.requestId, t.at), index('audit_log_at_idx').on(t.at)],
+);
+
+/**
+ * Consents an applicant gave (issue 32): accepting the terms and the privacy policy at registration
+ * (`terms`, with the version of the texts accepted) and marketing mails (`marketing`, withdrawn by
+ * the unsubscribe link). One row per consent given; withdrawing sets `withdrawn_at`.
+ */
+export const consents = pgTable(
+  'consents',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['terms', 'marketing'] }).notNull(),
+    /** The texts accepted: `termeni <date> <sha256 prefix>; confidentialitate <date> <sha256 prefix>` (server/privacy/consents.ts). */
+    version: text('version').notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [index('consents_user_idx').on(t.userId, t.kind)],
+);
+
+/**
+ * What the law makes us keep after an account is erased (issue 32, GDPR art. 17(3)(b)): payment
+ * records under the accounting law, the signed legal-assistance contract while it binds, reduced to
+ * what that law needs. No link to `users` (the account is gone); `subject` is how the record names
+ * its person, `keep_until` when the retention job deletes it (and its file).
+ */
+export const retainedRecords = pgTable(
+  'retained_records',
+  {
+    id: serial('id').primaryKey(),
+    /** 'payment' or 'contract' */
+    kind: text('kind', { enum: ['payment', 'contract'] }).notNull(),
+    /** The erased account's e-mail, so a later written request or an audit finds the record. */
+    subject: text('subject').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    /** The stored file kept with it (the signed contract's PDF), else null. */
+    storageKey: text('storage_key'),
+    contentType: text('content_type'),
+    keepUntil: date('keep_until', { mode: 'string' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('retained_records_keep_until_idx').on(t.keepUntil), index('retained_records_subject_idx').on(t.subject)],
+);
+
+/**
+ * Stored files whose rows are already erased (issue 32): written in the erasure's transaction and
+ * deleted from the storage right after it; what a failure leaves here the retention job deletes.
+ */
+export const fileDeletions = pgTable('file_deletions', {
+  storageKey: text('storage_key').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  attempts: integer('attempts').notNull().default(0),
+});
+
+/**
+ * Runs of scheduled jobs (the retention job, issue 32): the instance that inserts a (job, day) row
+ * runs that day's job; the others find it there. Works with any number of instances on one database.
+ */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    job: text('job').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** What the run did (counts), or its error. */
+    summary: jsonb('summary').$type<Record<string, unknown>>(),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.day] })],
+);
+
+/** Retention warnings sent (issue 32): one per user and period of inactivity (`last_action_at` it counted from). */
+export const retentionNotices = pgTable(
+  'retention_notices',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    lastActionAt: timestamp('last_action_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('retention_notices_unique').on(t.userId, t.kind, t.lastActionAt)],
 );

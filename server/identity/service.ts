@@ -358,3 +358,17 @@ export async function lastSessionView(db: Db, userId: number) {
   };
 }
 
+
+/**
+ * Asks the identity provider to delete these sessions and their media (an erased account, issue 32):
+ * best effort, one at a time; a failure is logged (with no personal data) and does not stop the rest.
+ */
+export async function forgetProviderSessions(app: FastifyInstance, sessions: readonly Pick<IdentitySessionRow, 'provider' | 'sessionId'>[]): Promise<void> {
+  for (const session of sessions) {
+    try {
+      await providerFor(app, session as IdentitySessionRow).deleteSession(session.sessionId);
+    } catch (error) {
+      logProviderError(app, error, 'delete session');
+    }
+  }
+}

@@ -92,3 +92,55 @@ export function missingDocumentsMail(to: string, product: string, message: strin
     html: layout(language, product, lines, { href: link, label: text.button }),
   };
 }
+
+/** What an erasure kept, for its confirmation mail (server/privacy/erase.ts). */
+export interface ErasureKept {
+  payments: { count: number; until: string } | null;
+  contractUntil: string | null;
+  tradeRegister: boolean;
+}
+
+/**
+ * The confirmation that an account was erased (issue 32, GDPR art. 17): sent once, after the erasure,
+ * to the address that was erased; it says what the law made us keep and until when, and no data.
+ */
+export function accountErasedMail(
+  to: string,
+  product: string,
+  reason: { by: 'applicant' | 'operator' } | { by: 'retention'; days: number },
+  kept: ErasureKept,
+  privacyUrl: string,
+  language: Language = 'ro',
+): Mail {
+  const text = messages(language).mail.accountErased;
+  const intro = reason.by === 'retention' ? text.intro.retention(reason.days) : text.intro[reason.by];
+  const keptLines = [
+    kept.payments ? text.keptPayment(kept.payments.count, kept.payments.until) : null,
+    kept.contractUntil ? text.keptContract(kept.contractUntil) : null,
+    kept.tradeRegister ? text.keptTradeRegister : null,
+  ].filter((line): line is string => line !== null);
+  const lines = [intro, ...(keptLines.length ? [text.kept, ...keptLines.map((l) => `– ${l}`)] : [text.nothingKept]), text.outro];
+  return {
+    to,
+    subject: text.subject(product),
+    text: `${lines.join('\n\n')}\n\n${text.textLink}: ${privacyUrl}\n`,
+    html: layout(language, product, lines, { href: privacyUrl, label: text.button }),
+  };
+}
+
+/**
+ * The retention job's warning (issue 32, server/privacy/retention.ts): an unfinished application
+ * the applicant has not touched for long is erased after `eraseAfter` unless they sign in before;
+ * the sign-in link and the "Datele tale" page (see, download or erase the data).
+ */
+export function retentionWarningMail(to: string, product: string, eraseAfter: Date, links: { login: string; data: string }, language: Language = 'ro'): Mail {
+  const text = messages(language).mail.retentionWarning;
+  const date = new Intl.DateTimeFormat(messages(language).locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Bucharest' }).format(eraseAfter);
+  const lines = [...text.lines(product, date), `${text.data} ${links.data}`];
+  return {
+    to,
+    subject: text.subject(product),
+    text: `${lines.join('\n\n')}\n\n${text.textLink}: ${links.login}\n`,
+    html: layout(language, product, lines, { href: links.login, label: text.button }),
+  };
+}

@@ -78,6 +78,34 @@ export const en: Messages = {
       button: 'Reset the password',
       textLink: 'Reset the password',
     },
+    accountErased: {
+      subject: (product) => `Your ${product} account has been erased`,
+      intro: {
+        applicant: 'Your account and its data have been erased, as you asked.',
+        operator: 'Your account and its data have been erased, following your written request.',
+        retention: (days) =>
+          `Your account and its data have been erased: your application was not finished and you had not signed in for over ${days} days, as we told you by e-mail. We do not keep personal data longer than needed.`,
+      },
+      kept: 'We keep only what the law requires, apart, and only as long as the law requires:',
+      nothingKept: 'We kept none of your data.',
+      outro: 'There is nothing more to do. If you did not ask for the erasure, write to the contact address on our site.',
+      keptPayment: (count, until) => `the payment records (${count}), until ${until}, under the Romanian accounting law (Law 82/1991);`,
+      keptContract: (until) => `the signed legal-assistance contract, until ${until}, while its obligations bind us;`,
+      keptTradeRegister: 'the dossier already filed with the Trade Register stays there, in the public register, as the law says.',
+      button: 'Privacy policy',
+      textLink: 'Privacy policy',
+    },
+    retentionWarning: {
+      subject: (product) => `Your ${product} account will be erased soon`,
+      lines: (product, date) => [
+        `You have not signed in to your ${product} account for a long time, and your application is not finished.`,
+        `So as not to keep your personal data longer than needed, we will erase the account and all the application's data after ${date}.`,
+        'If you want to keep them, sign in before that date: your application waits where you left it.',
+      ],
+      data: 'You can see, download or erase your data at any time on the "Your data" page:',
+      button: 'Sign in',
+      textLink: 'Sign in',
+    },
     missingDocuments: {
       subject: (product) => `Missing documents for your ${product} dossier`,
       intro: 'To go on with your dossier we need a few more documents:',

@@ -96,6 +96,35 @@ export const ro = {
       textLink: 'Resetează parola' as string,
     },
     /** An operator asks for missing documents (issue 18): the operator's message goes between the lines. */
+    accountErased: {
+      subject: (product: string): string => `Contul tău ${product} a fost șters`,
+      intro: {
+        applicant: 'Contul tău și datele lui au fost șterse, așa cum ai cerut.' as string,
+        operator: 'Contul tău și datele lui au fost șterse, în urma cererii tale scrise.' as string,
+        retention: (days: number): string =>
+          `Contul tău și datele lui au fost șterse: cererea ta nu era finalizată și nu ai mai intrat în cont de peste ${days} de zile, așa cum te-am anunțat pe e-mail. Nu păstrăm datele personale mai mult decât este nevoie.`,
+      },
+      kept: 'Păstrăm doar ce ne obligă legea, separat și numai cât timp cere legea:' as string,
+      nothingKept: 'Nu am păstrat nimic din datele tale.' as string,
+      outro: 'Nu mai este nevoie să faci nimic. Dacă nu tu ai cerut ștergerea, scrie-ne la adresa de contact de pe site.' as string,
+      keptPayment: (count: number, until: string): string => `evidența plăților (${count}), până la ${until}, conform Legii contabilității nr. 82/1991;`,
+      keptContract: (until: string): string => `contractul de asistență juridică semnat, până la ${until}, cât timp ne leagă obligațiile din el;`,
+      keptTradeRegister: 'dosarul depus deja la Registrul Comerțului rămâne acolo, în registrul public, conform legii.' as string,
+      button: 'Politica de confidențialitate' as string,
+      textLink: 'Politica de confidențialitate' as string,
+    },
+    /** The retention job's warning before it erases an unfinished application (issue 32, server/privacy/retention.ts). */
+    retentionWarning: {
+      subject: (product: string): string => `Contul tău ${product} va fi șters în curând`,
+      lines: (product: string, date: string): string[] => [
+        `Nu ai mai intrat de mult în contul tău ${product}, iar cererea ta nu este finalizată.`,
+        `Ca să nu păstrăm datele tale personale mai mult decât este nevoie, vom șterge contul și toate datele cererii după ${date}.`,
+        'Dacă vrei să le păstrezi, intră în cont înainte de această dată: cererea te așteaptă unde ai lăsat-o.',
+      ],
+      data: 'Poți vedea, descărca sau șterge oricând datele tale din pagina „Datele tale”:' as string,
+      button: 'Intră în cont' as string,
+      textLink: 'Intră în cont' as string,
+    },
     missingDocuments: {
       subject: (product: string): string => `Documente lipsă pentru dosarul tău ${product}`,
       intro: 'Pentru a continua dosarul tău avem nevoie de câteva documente în plus:' as string,

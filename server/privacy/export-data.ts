@@ -17,6 +17,7 @@ import {
 import { signatureFileIdOf } from '../registration/signature';
 import { requestsOfUser } from '../registration/store';
 import { accessLogOf, type AccessLogEntry } from '../staff/audit';
+import { consentsOf } from './consents';
 
 type UserRow = typeof users.$inferSelect;
 type FileRow = typeof files.$inferSelect;
@@ -147,10 +148,10 @@ export async function collectExport(db: Db, user: UserRow, product: { name: stri
       marketing: { accepted: user.marketingAccepted, unsubscribed_at: iso(user.unsubscribedAt) },
     },
     // Consents and other facts kept about the account (accepted cookies, sources, language), with dates.
-    consents: [
-      { kind: 'marketing', accepted: user.marketingAccepted, at: iso(user.createdAt), withdrawn_at: iso(user.unsubscribedAt) },
-      ...meta.map((m) => ({ kind: m.metaKey, value: m.metaValue, at: iso(m.createdAt) })),
-    ],
+    // Consents given (terms and privacy policy, marketing) with the texts' version, when and any withdrawal.
+    consents: await consentsOf(db, user.id),
+    // Other facts kept about the account (accepted cookies, sources, language), with dates.
+    account_facts: meta.map((m) => ({ kind: m.metaKey, value: m.metaValue, at: iso(m.createdAt) })),
     sessions: tokenRows.map((t) => ({
       purpose: t.purpose,
       source: t.source,

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Flow } from '../../src/core/flow';
 import type { Db } from '../db';
 import { codesInCurrentRevision, correspondenceTargets, PREVIOUS_REVISION_IDS } from '../db/caen';
@@ -428,6 +428,54 @@ export async function applicantFiles(db: Db, userId: number) {
     .orderBy(files.id);
 }
 
+/** What the retention job (server/privacy/retention.ts, issue 32) needs to know of a user's requests. */
+export interface RequestRetentionState {
+  userId: number;
+  /**
+   * Some request went past the wizard: sent (submitted), rejected, finalized, paid, or its flow
+   * completed ("Am PFA" handed over to the dashboard, `form_data.flow_completed_at`).
+   */
+  finished: boolean;
+  /** Some request is still in the wizard: in progress, not paid, its flow not completed. */
+  inProgress: boolean;
+  /** Some request is lost. */
+  lost: boolean;
+  /**
+   * When the dossier ended, the latest over the user's requests: the latest `finalized` or `rejected`
+   * timeline item (when it was recorded), else the flow's completion, else (a status set without an
+   * item) the request's last write; null while none has ended.
+   */
+  endedAt: Date | null;
+}
+
+const toDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
+
+/**
+ * The retention state of the requests of `userIds` (all users with requests when omitted), one row
+ * per user that has any (a user without a row has no request). Read only by the retention job.
+ */
+export async function requestRetentionStates(db: Db, userIds?: readonly number[]): Promise<RequestRetentionState[]> {
+  if (userIds && !userIds.length) return [];
+  const r = registrationRequests;
+  const completed = sql`coalesce(${r.formData}->>'flow_completed_at', '') <> ''`;
+  const ended = sql`coalesce(
+      (select max(${timelineItems.createdAt}) from ${timelineItems} where ${timelineItems.requestId} = ${r.id} and ${timelineItems.type} in ('finalized', 'rejected')),
+      case when ${r.formData}->>'flow_completed_at' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' then (${r.formData}->>'flow_completed_at')::timestamptz end,
+      case when ${r.status} in ('finalized', 'rejected') then ${r.updatedAt} end)`;
+  const rows = await db
+    .select({
+      userId: r.userId,
+      finished: sql<boolean>`bool_or(${r.status} not in ('in_progress', 'lost') or ${r.paid} or ${completed})`.mapWith(Boolean),
+      inProgress: sql<boolean>`bool_or(${r.status} = 'in_progress' and not ${r.paid} and not ${completed})`.mapWith(Boolean),
+      lost: sql<boolean>`bool_or(${r.status} = 'lost')`.mapWith(Boolean),
+      endedAt: sql<Date | null>`max(${ended})`.mapWith(toDate),
+    })
+    .from(r)
+    .where(userIds ? inArray(r.userId, [...userIds]) : undefined)
+    .groupBy(r.userId);
+  return rows;
+}
+
 // ---------------------------------------------------------------- writes
 
 /**
@@ -614,6 +662,24 @@ export async function setRequestStatus<T>(db: Db, row: RequestRow, status: strin
     if (!moved) throw new HttpError(409, CONFLICT_MESSAGE);
     return alongside(tx);
   });
+}
+
+/**
+ * A lost application past its retention period (issue 32, server/privacy/retention.ts): each of the
+ * user's requests keeps its status and lost reason, and nothing else of what the applicant entered
+ * (form data and profile emptied, back at its flow's first step, `firstStep(registration_type)`, so
+ * a return starts clean), through the version check, in the reduction's transaction `tx`. Returns
+ * the requests' ids; null, with nothing written, when one of them is no longer lost (the applicant
+ * came back meanwhile); a request written meanwhile throws the 409, which rolls `tx` back.
+ */
+export async function emptyLostRequests(tx: Tx, userId: number, firstStep: (registrationType: number) => string | undefined): Promise<number[] | null> {
+  const rows = await tx.select().from(registrationRequests).where(eq(registrationRequests.userId, userId));
+  if (!rows.length || rows.some((row) => row.status !== 'lost')) return null;
+  for (const row of rows) {
+    const emptied = await writeIfUnchanged(tx, row, { formData: {}, profile: {}, step: firstStep(row.registrationType) ?? row.step });
+    if (!emptied) throw new HttpError(409, CONFLICT_MESSAGE);
+  }
+  return rows.map((row) => row.id);
 }
 
 export type { Tx };

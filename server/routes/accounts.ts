@@ -9,6 +9,7 @@ import { consumeToken, issueToken, revokeToken, type UserRow } from '../lib/toke
 import { normaliseEmail, saveUserLanguage, sessionUser } from '../lib/users';
 import { signIdToken } from '../lib/id-token';
 import { queueVerificationMail } from './email';
+import { recordRegistrationConsents } from '../privacy/consents';
 import { randomBytes } from 'node:crypto';
 import { dbId } from '../lib/input-limits';
 import { NO_PAYLOAD, obj, replies, str } from '../lib/api-schemas';
@@ -167,6 +168,8 @@ export default (async (app) => {
       const meta = body.cookies.map((c) => ({ userId: created.id, metaKey: c.key, metaValue: c.value }));
       if (body.referral_code?.trim()) meta.push({ userId: created.id, metaKey: 'referral_code', metaValue: body.referral_code.trim() });
       if (meta.length) await tx.insert(userMeta).values(meta);
+      // The checkbox accepts the terms, the privacy policy and marketing mails: recorded with the texts' version (issue 32).
+      await recordRegistrationConsents(tx, created.id);
       // The verification mail is queued with the account: both exist, or neither (SMTP is not touched here).
       await queueVerificationMail(app, tx, created, request.language);
       return created;

@@ -3,6 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { otherReplies } from '../lib/api-schemas';
 import { legalPageHtml, renderLegalMarkdown } from '../lib/legal-pages';
 import { styleNonce } from '../plugins/security-headers';
+import { policyValues } from '../privacy/policy-values';
+import { STATIC_ROUTES } from '../../src/core/routes';
 
 /** The pages of content/legal (issue 17): path, file, title. TERMS_URL / PRIVACY_URL may point elsewhere; these stay. */
 export const LEGAL_PAGES = [
@@ -15,7 +17,8 @@ const CONTENT_DIR = new URL('../../content/legal/', import.meta.url);
 /** `/termeni` and `/confidentialitate`: the staff-edited Markdown, read and rendered once at start. */
 export default (async (app) => {
   const { config } = app;
-  const values = { product: config.productName, contact_email: config.contactEmail };
+  // The retention periods and processors come from the configuration (issue 32): the text says what this instance does.
+  const values = { product: config.productName, contact_email: config.contactEmail, ...policyValues(config, STATIC_ROUTES['my-data']) };
   for (const page of LEGAL_PAGES) {
     const body = renderLegalMarkdown(await readFile(new URL(page.file, CONTENT_DIR), 'utf8'), values);
     const shell = {

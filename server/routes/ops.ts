@@ -21,6 +21,7 @@ import { READ_ACTIONS, auditedSearchTerm, opsActorName, recordAudit, withOpsActo
 import { askForMissingDocuments, DOSSIER_ACTION_MESSAGES } from '../staff/dossier-actions';
 import { users } from '../db/schema';
 import { encryptExistingFiles } from '../storage/encrypt-existing';
+import { describeErasure, eraseAccount, userIdByEmail } from '../privacy/erase';
 import { dossierPayments } from '../payment/billing';
 import { createStaffUser, staffView, STAFF_ROLES, type StaffRole } from '../staff/accounts';
 import { staffMemberSchema } from './staff';
@@ -72,6 +73,8 @@ const dossier = obj({
  * - `POST /api/ops/dossiers/:dossier/reject`          `{ date? }`: status rejected + a `rejected` item; 201
  * - `POST /api/ops/dossiers/:dossier/missing-documents` `{ message }`: a mail to the applicant through the queue; 201
  * - `POST /api/ops/staff`                             `{ email, password, role }`: a staff account (`npm run ops -- staff:add`); 201
+ * - `POST /api/ops/users/erase`                       `{ email, erase? }`: what an erasure removes and keeps; erases with `erase: true`
+ * - `POST /api/ops/retention`                         `{ as_of?, dry_run? }`: the retention job now (server/routes/ops-retention.ts)
  */
 
 export const OPS_MESSAGES = {
@@ -84,6 +87,8 @@ export const OPS_MESSAGES = {
   noSignedDocument: 'Dosarul nu are acest document semnat.',
   staffAdded: 'Contul de personal a fost creat.',
   staffTaken: 'Există deja un cont de personal cu această adresă de e-mail.',
+  noAccount: (email: string) => `Nu există niciun cont cu adresa ${email}.`,
+  erased: 'Contul și datele lui au fost șterse; solicitantul primește un e-mail de confirmare.',
 } as const;
 
 const dossierParams = {
@@ -152,7 +157,13 @@ async function dossierView(app: FastifyInstance, requestId: number) {
   };
 }
 
-export default (async (app) => {
+/**
+ * The guard of every operator route, for each plugin of `/api/ops/…` routes (this one,
+ * ops-retention.ts), called first in it: 404 while the API is off, 401 without the ops token,
+ * 422 without `X-Ops-Actor`; and every handler runs with the operator's name, which signs every
+ * audit entry it writes (the services' changes included).
+ */
+export function guardOpsRoutes(app: FastifyInstance): void {
   const token = resolveOpsToken(app.config);
 
   app.addHook('onRequest', async (request) => {
@@ -170,6 +181,10 @@ export default (async (app) => {
       return withOpsActor(operatorOf(request), async () => handler.call(this, request, reply));
     };
   });
+}
+
+export default (async (app) => {
+  guardOpsRoutes(app);
 
   /** `npm run ops -- files:reencrypt`: the re-encryption of the stored files now, after any run under way. */
   app.post(
@@ -185,6 +200,48 @@ export default (async (app) => {
       },
     },
     async () => ({ message: '', payload: await encryptExistingFiles({ database: app.database, storage: app.storage, log: app.log, wait: true }) }),
+  );
+
+  /**
+   * `npm run ops -- erase <e-mail> [--yes]` (issue 32, GDPR art. 17 by written request): without
+   * `erase: true` only says what would go and what the law keeps; with it, erases the account as the
+   * applicant's own erasure does (server/privacy/erase.ts), the audit entry naming the operator.
+   */
+  app.post<{ Body: { email: string; erase?: boolean } }>(
+    '/ops/users/erase',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['email'],
+          additionalProperties: false,
+          properties: { email: { type: 'string', minLength: 3, maxLength: 254, pattern: '@' }, erase: { type: 'boolean', default: false } },
+        },
+        response: replies(
+          obj({
+            email: str,
+            erased: bool,
+            goes: arrayOf(str),
+            kept: arrayOf(obj({ kind: str, count: int, keep_until: nullStr })),
+            files_deleted: int,
+          }),
+          'What the erasure removes and keeps (done when `erase` is true)',
+        ),
+      },
+    },
+    async (request) => {
+      const email = request.body.email.trim().toLowerCase();
+      const userId = await userIdByEmail(app.db, email);
+      if (userId === null) throw new HttpError(404, OPS_MESSAGES.noAccount(email));
+      if (!request.body.erase) {
+        const plan = await describeErasure(app.db, userId, app.config);
+        if (!plan) throw new HttpError(404, OPS_MESSAGES.noAccount(email));
+        return { message: '', payload: { email, erased: false, goes: plan.goes, kept: plan.kept, files_deleted: 0 } };
+      }
+      const done = await eraseAccount(app, userId, { by: 'operator', actor: operatorOf(request) });
+      if (!done) throw new HttpError(404, OPS_MESSAGES.noAccount(email));
+      return { message: OPS_MESSAGES.erased, payload: { email, erased: true, goes: done.goes, kept: done.kept, files_deleted: done.filesDeleted } };
+    },
   );
 
   app.get<{ Querystring: { search?: string; limit: number } }>(

@@ -1,7 +1,7 @@
-import { asc, eq, gt } from 'drizzle-orm';
+import { asc, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Pool } from 'pg';
 import type { Database } from '../db';
-import { files } from '../db/schema';
+import { files, retainedRecords } from '../db/schema';
 import { EncryptingStorage, FileDecryptionError, type ReencryptOutcome } from './encryption';
 import { STORAGE_KEY, type FileStorage } from './storage';
 
@@ -159,7 +159,7 @@ async function walk(options: ReencryptOptions, storage: EncryptingStorage, summa
       .where(gt(files.id, last))
       .orderBy(asc(files.id))
       .limit(batchSize);
-    if (!rows.length) return;
+    if (!rows.length) break;
     last = rows[rows.length - 1].id;
     let next = 0;
     let failure: { error: unknown } | null = null;
@@ -180,9 +180,24 @@ async function walk(options: ReencryptOptions, storage: EncryptingStorage, summa
     );
     if (failure) throw (failure as { error: unknown }).error;
   }
+  // The signed contracts kept after an erasure (issue 32) have no `files` row: rewrapped too, so an old key can be retired.
+  const kept = await db
+    .select({ id: retainedRecords.id, storageKey: retainedRecords.storageKey })
+    .from(retainedRecords)
+    .where(isNotNull(retainedRecords.storageKey))
+    .orderBy(asc(retainedRecords.id));
+  for (const row of kept) {
+    if (options.signal?.aborted) {
+      summary.stopped = true;
+      return;
+    }
+    const outcome = await one(options, storage, { id: -row.id, storageKey: row.storageKey as string }, true);
+    summary.checked += 1;
+    summary[outcome] += 1;
+  }
 }
 
-async function one(options: ReencryptOptions, storage: EncryptingStorage, row: { id: number; storageKey: string }): Promise<ReencryptOutcome | 'failed'> {
+async function one(options: ReencryptOptions, storage: EncryptingStorage, row: { id: number; storageKey: string }, retained = false): Promise<ReencryptOutcome | 'failed'> {
   // Not a key the storage takes (`newStorageKey` makes every real one): nothing can be stored under it.
   if (!STORAGE_KEY.test(row.storageKey)) return 'missing';
   let outcome: ReencryptOutcome;
@@ -193,7 +208,7 @@ async function one(options: ReencryptOptions, storage: EncryptingStorage, row: {
     options.log?.warn({ fileId: row.id, reason: error.reason, err: error }, 'files encryption: a stored file cannot be opened; left as it is');
     return 'failed';
   }
-  if (outcome === 'encrypted' || outcome === 'rewrapped') {
+  if (!retained && (outcome === 'encrypted' || outcome === 'rewrapped')) {
     // Deleted meanwhile (deleteFiles removes the row, then the bytes): the bytes just written go too.
     const [still] = await options.database.db.select({ id: files.id }).from(files).where(eq(files.storageKey, row.storageKey)).limit(1);
     if (!still) await storage.delete(row.storageKey);

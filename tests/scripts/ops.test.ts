@@ -208,6 +208,28 @@ describe('HTTP calls (a stand-in server)', () => {
     expect(taken.err).toContain('  email: Există deja un cont de personal cu această adresă de e-mail.');
   });
 
+  it('erase: without --yes it asks the server what would go and says nothing changed; with --yes it erases', async () => {
+    const plan = { email: 'ion@exemplu.ro', erased: false, goes: ['contul', 'fișierele (3)'], kept: [{ kind: 'payment', count: 1, keep_until: '2036-12-31' }], files_deleted: 0 };
+    answer = { status: 200, body: { message: '', payload: plan } };
+    const dry = await run(['erase', 'ion@exemplu.ro']);
+    expect(dry.code).toBe(0);
+    expect(recorded[0].url).toBe('/api/ops/users/erase');
+    expect(JSON.parse(recorded[0].body.toString())).toEqual({ email: 'ion@exemplu.ro', erase: false });
+    expect(dry.out.split('\n')).toEqual([
+      'Erasing ion@exemplu.ro would remove:',
+      '    contul',
+      '    fișierele (3)',
+      '  and keep apart, as the law requires:',
+      '    payment records (accounting law) (1) until 2036-12-31',
+      'Nothing was changed. Run again with --yes to erase.',
+    ]);
+    answer = { status: 200, body: { message: 'ok', payload: { ...plan, erased: true, files_deleted: 3 } } };
+    const done = await run(['erase', 'ion@exemplu.ro', '--yes']);
+    expect(JSON.parse(recorded[1].body.toString())).toEqual({ email: 'ion@exemplu.ro', erase: true });
+    expect(done.out).toContain('Account ion@exemplu.ro erased (3 stored file(s) deleted); a confirmation mail is queued.');
+    expect((await run(['erase', '12'])).code).toBe(2);
+  });
+
   it('a 401 exits 1 and says to check the token', async () => {
     answer = { status: 401, body: { message: 'Tokenul de operator lipsește sau nu este corect.', payload: null } };
     const result = await run(['list']);

@@ -99,7 +99,8 @@ describe('moving stored requests to CAEN Rev.3', () => {
       await client.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // A database of its own, migrated from nothing twice: seconds alone, more while the other files run beside it.
+  }, 90_000);
 });
 
 describe('a split Rev.2 code at the overview', () => {

@@ -58,6 +58,7 @@ describe('loadConfig', () => {
       anafApiUrl: 'https://webservicesp.anaf.ro',
       redisUrl: null,
       s3: null,
+      retention: { unfinishedDays: 180, warningDays: 14, idMediaDays: 30, lostDays: 30, accountingYears: 10, contractYears: 3, scheduled: true },
       shutdownTimeoutMs: 10_000,
     });
   });

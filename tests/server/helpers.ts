@@ -40,6 +40,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       IDENTITY_SESSION_LIMIT_PER_HOUR: '1000000',
       UPLOAD_LIMIT_PER_HOUR: '1000000',
       COMPANY_LOOKUP_LIMIT_PER_HOUR: '1000000',
+      // The retention job's schedule stays off: tests run it themselves (tests/server/retention.test.ts).
+      RETENTION_JOB: '0',
     }),
     databaseUrl: databaseUrl(),
     // TEST_STORAGE=s3: files in the run's s3rver bucket instead of memory.

@@ -36,6 +36,33 @@ describe('GET /termeni and /confidentialitate', () => {
     expect(privacy.body).toContain('<a href="/termeni">Termeni și condiții</a>');
   });
 
+  it('the privacy page states this instance\'s retention periods and processors, from the configuration (issue 32)', async () => {
+    const dev = await app.inject({ method: 'GET', url: '/confidentialitate' });
+    expect(dev.body).not.toContain('{{');
+    expect(dev.body).toContain(`${app.config.retention.unfinishedDays} de zile`);
+    expect(dev.body).toContain(`${app.config.retention.accountingYears} ani`);
+    expect(dev.body).toContain('href="/contul-meu/date"');
+    expect(dev.body).toContain('simulatorul de verificare');
+    const configured = await testApp({
+      retention: { ...app.config.retention, unfinishedDays: 91, idMediaDays: 12 },
+      veriffApiKey: 'k',
+      veriffSharedSecret: 's',
+      smtpUrl: 'smtp://mail.ghiseu.example:587',
+      s3: { bucket: 'ghiseu-files', endpoint: null, region: 'eu-central-1', accessKeyId: 'a', secretAccessKey: 'b', forcePathStyle: false },
+    });
+    try {
+      const body = (await configured.inject({ method: 'GET', url: '/confidentialitate' })).body;
+      expect(body).toContain('91 de zile');
+      expect(body).toContain('12 de zile');
+      expect(body).toContain('Veriff OÜ');
+      expect(body).toContain('serverul de e-mail mail.ghiseu.example');
+      expect(body).toContain('Amazon S3 (regiunea eu-central-1)');
+      expect(body).not.toContain('simulatorul de verificare');
+    } finally {
+      await configured.close();
+    }
+  });
+
   it('carry the strict CSP: the page style has the nonce, no inline script', async () => {
     const res = await app.inject({ method: 'GET', url: '/termeni' });
     const csp = String(res.headers['content-security-policy']);

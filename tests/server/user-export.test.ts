@@ -126,7 +126,11 @@ describe('GET /api/user/export', () => {
     });
     expect(json.account.created_at).toEqual(expect.any(String));
     expect(json.account).not.toHaveProperty('password_hash');
-    expect(json.consents[0]).toMatchObject({ kind: 'marketing', accepted: true });
+    // The registration's checkbox: the terms with the privacy policy, and marketing mails, with the texts' version.
+    expect(json.consents).toEqual([
+      expect.objectContaining({ kind: 'terms', version: expect.stringMatching(/^termeni .*\([0-9a-f]{12}\); confidentialitate .*\([0-9a-f]{12}\)$/), withdrawn_at: null }),
+      expect.objectContaining({ kind: 'marketing', withdrawn_at: null }),
+    ]);
     expect(json.sessions.length).toBeGreaterThan(0);
     expect(JSON.stringify(json.sessions)).not.toMatch(/hash/i);
 
