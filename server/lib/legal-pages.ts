@@ -1,4 +1,5 @@
 import { Marked, type Tokens } from 'marked';
+import { STATIC_ROUTES } from '../../src/core/routes';
 import { escapeHtml } from '../mail/templates';
 
 /**
@@ -51,7 +52,10 @@ main a,footer a{color:#14506d}
 h1{font-size:1.75rem;line-height:1.25}h2{font-size:1.3rem;margin-top:2rem}h3{font-size:1.1rem}
 footer{font-size:.9rem;color:#4a5568}footer nav{display:flex;flex-wrap:wrap;gap:16px}`;
 
-/** The whole document: the brand's header, the rendered Markdown, the footer (contact, terms, privacy). */
+/**
+ * The whole document: the brand's header, the rendered Markdown, the footer (contact, terms, privacy,
+ * and the applicant's "Datele tale" page of the app, issue 32).
+ */
 export function legalPageHtml(shell: LegalPageShell, body: string, nonce: string): string {
   const e = escapeHtml;
   const phone = shell.contactPhone ? ` · <a href="tel:${e(shell.contactPhone.replace(/[^+0-9]/g, ''))}">${e(shell.contactPhone)}</a>` : '';
@@ -61,7 +65,7 @@ export function legalPageHtml(shell: LegalPageShell, body: string, nonce: string
 <header><a href="/"><img src="${e(shell.logoUrl)}" alt="" width="36" height="36">${e(shell.product)}</a></header>
 <main id="main">${body}</main>
 <footer><p>Contact: <a href="mailto:${e(shell.contactEmail)}">${e(shell.contactEmail)}</a>${phone}</p>
-<nav aria-label="Informații legale"><a href="${e(shell.termsUrl)}">Termeni și condiții</a><a href="${e(shell.privacyUrl)}">Politica de confidențialitate</a></nav>
+<nav aria-label="Informații legale"><a href="${e(shell.termsUrl)}">Termeni și condiții</a><a href="${e(shell.privacyUrl)}">Politica de confidențialitate</a><a href="${STATIC_ROUTES['my-data']}">Datele tale</a></nav>
 <p>© ${new Date().getFullYear()} ${e(shell.product)}</p></footer>
 </body></html>`;
 }

@@ -1,7 +1,7 @@
 import { redirect } from 'react-router';
 import type { RegistrationTypeValue } from '@/core/registration';
-import { STATIC_ROUTES } from '@/core/routes';
-import { flowPath } from '@/core/session';
+import { signInThenReturnTo, STATIC_ROUTES, type AccountRouteName } from '@/core/routes';
+import { flowPath, signedInGuestTarget } from '@/core/session';
 import { DASHBOARD_REDIRECT_PATH, takeEarly } from '@/early-requests';
 import { api } from '@/shared/api/client';
 import { parseCookies } from '@/shared/cookies';
@@ -20,10 +20,13 @@ export function homeLoader() {
   throw redirect(user ? flowPath(user.registration_type) : STATIC_ROUTES['register-type-selection']);
 }
 
-/** Guest only: a signed-in user is sent to the flow of their registration type. */
-export function guestOnlyLoader() {
+/**
+ * Guest only: a signed-in user is sent to the flow of their registration type, or back to the account
+ * page the sign-in was asked for (`/login?redirect=my-data`).
+ */
+export function guestOnlyLoader({ request }: { request: Request }) {
   const user = session.user();
-  if (user) throw redirect(flowPath(user.registration_type));
+  if (user) throw redirect(signedInGuestTarget(user, new URL(request.url).search));
   return null;
 }
 
@@ -31,6 +34,19 @@ export function guestOnlyLoader() {
 export function authLoader() {
   if (!session.user()) throw redirect(STATIC_ROUTES.login);
   return null;
+}
+
+/**
+ * An account page of the applicant (issue 32, "Datele tale"): a guest signs in and comes back here
+ * (`/login?redirect=<name>`). Signed in is all it asks: no dashboard-redirect check (neither the
+ * session's `dashboard_redirect` nor the server's), so a user handed over to the dashboard still
+ * reaches their own data.
+ */
+export function accountLoader(name: AccountRouteName) {
+  return () => {
+    if (!session.user()) throw redirect(signInThenReturnTo(name));
+    return null;
+  };
 }
 
 /**

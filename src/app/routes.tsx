@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { RegistrationType } from '@/core/registration';
 import { AppLoading, AppRoot, RouteError } from './AppRoot';
-import { authLoader, flowLoader, guestOnlyLoader, homeLoader } from './guards';
+import { accountLoader, authLoader, flowLoader, guestOnlyLoader, homeLoader } from './guards';
 
 /**
  * The route table of spec 000 §2.1 (and 001 §2). Every page is a lazy route of its own chunk:
@@ -51,6 +51,12 @@ export const routes: RouteObject[] = [
           // The built-in checkout (payments without Stripe): the pricing step's redirect_url.
           { path: 'checkout/:paymentId', lazy: () => import('@/pages/checkout/CheckoutPage').then((m) => ({ Component: m.CheckoutPage })) },
         ],
+      },
+      // "Datele tale" (issue 32): signed in, never handed over to the dashboard (accountLoader); a guest signs in and comes back.
+      {
+        path: 'contul-meu/date',
+        loader: accountLoader('my-data'),
+        lazy: () => import('@/pages/account/MyDataPage').then((m) => ({ Component: m.MyDataPage })),
       },
       {
         id: 'existing-company',

@@ -228,3 +228,58 @@ export interface OfficeService {
   /** Where choosing it sends the applicant (https). */
   url: string;
 }
+
+/**
+ * The marketing consent (issue 32): given with the registration's checkbox, withdrawn on "Datele tale"
+ * (`DELETE /api/user/consents/marketing`, whose payload it is) or by the unsubscribe link. Times are ISO 8601.
+ */
+export interface MarketingConsent {
+  /** Given and not withdrawn. */
+  accepted: boolean;
+  accepted_at: string | null;
+  withdrawn_at: string | null;
+}
+
+/** The retention periods of the configuration (server/config.ts `retention`), as the page explains them. */
+export interface RetentionPeriods {
+  /** An unfinished application without activity for this long is erased with its account… */
+  unfinished_days: number;
+  /** …after a warning mail this many days before. */
+  warning_days: number;
+  /** ID photos and selfie: deleted this long after the dossier is finalized or rejected, or the existing PFA handed over. */
+  id_media_days: number;
+  /** A lost application: only the e-mail address is kept after this long. */
+  lost_days: number;
+  /** Payments (Legea contabilității nr. 82/1991). */
+  accounting_years: number;
+  /** The signed legal-assistance contract, after it ends. */
+  contract_years: number;
+}
+
+/**
+ * What an erasure would keep (server/privacy/erase.ts `KeptRecord`): the payments (accounting law), the
+ * signed contract, a dossier filed with the trade register (kept there, not by the product).
+ */
+export interface KeptAfterErasure {
+  kind: 'payment' | 'contract' | 'trade_register';
+  count: number;
+  /** YYYY-MM-DD; null when it is not ours to delete (the trade register). */
+  keep_until: string | null;
+}
+
+/**
+ * `GET /api/user/privacy` (issue 32, the "Datele tale" page `/contul-meu/date`): the signed-in
+ * applicant's consents, the retention periods and what erasing the account would keep and why.
+ */
+export interface UserPrivacy {
+  email: string;
+  consents: {
+    /** The terms and privacy policy accepted at registration: the texts' version (server/privacy/consents.ts) and when. */
+    terms: { version: string; accepted_at: string } | null;
+    marketing: MarketingConsent;
+  };
+  retention: RetentionPeriods;
+  after_erasure: KeptAfterErasure[];
+  /** How many exports (`GET /api/user/export`) an account may ask for per hour. */
+  exports_per_hour: number;
+}

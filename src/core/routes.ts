@@ -28,9 +28,37 @@ export const STATIC_ROUTES = {
   'new-confirm-payment': '/infiintare-pfa/plata',
   /** The hand-over to the dashboard application (`{DASHBOARD_URL}/sso/{token}`), e.g. after the existing PFA's signature. */
   dashboard: '/dashboard',
+  /** "Datele tale" (issue 32): what is kept and why, consents, the export, the erasure of the account. */
+  'my-data': '/contul-meu/date',
 } as const;
 
 export type StaticRouteName = keyof typeof STATIC_ROUTES;
+
+/**
+ * The applicant's own account pages (issue 32): a guest who opens one signs in and comes back to it
+ * (`/login?redirect=<name>`), and nothing hands the applicant over to the dashboard from it, neither
+ * on the way in nor after signing in (the dashboard takes precedence everywhere else: spec 000 §4.1, §4.5).
+ */
+export const ACCOUNT_ROUTES = ['my-data'] as const satisfies readonly StaticRouteName[];
+export type AccountRouteName = (typeof ACCOUNT_ROUTES)[number];
+
+export function isAccountRoute(name: string | null | undefined): name is AccountRouteName {
+  return typeof name === 'string' && (ACCOUNT_ROUTES as readonly string[]).includes(name);
+}
+
+/** The query parameter of /login that names the account page to come back to (as /auto-login's `redirect`). */
+export const RETURN_PARAM = 'redirect';
+
+/** Where a guest who opened the account page `name` is sent: `/login?redirect=my-data`. */
+export function signInThenReturnTo(name: AccountRouteName): string {
+  return `${STATIC_ROUTES.login}?${RETURN_PARAM}=${encodeURIComponent(name)}`;
+}
+
+/** The account page a sign-in page's query asks to come back to (`?redirect=my-data`), or null: only account pages, never another address. */
+export function returnRouteOf(search: string | URLSearchParams): AccountRouteName | null {
+  const name = new URLSearchParams(search).get(RETURN_PARAM);
+  return isAccountRoute(name) ? name : null;
+}
 
 /** What the route table reads of a flow file: its type and its steps (ids, paths, rules). */
 export type RouteFlow = { registrationType: RegistrationTypeValue; steps: readonly Pick<FlowStep, 'id' | 'path' | 'rule'>[] };

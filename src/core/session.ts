@@ -1,5 +1,5 @@
 import { FLOW_BASE_PATH, type RegistrationTypeValue } from './registration';
-import { routePath, STATIC_ROUTES, type RouteFlow } from './routes';
+import { isAccountRoute, returnRouteOf, routePath, STATIC_ROUTES, type RouteFlow } from './routes';
 
 /** One entry of the user's tracked source (spec 000 §3). */
 export interface UserSourceEntry {
@@ -36,13 +36,15 @@ export function flowPath(type: RegistrationTypeValue): string {
 
 /**
  * Where a freshly signed-in user goes (spec 000 §4.1 login, §4.2 auto-login, §4.3 registration):
- * dashboard first; then (auto-login only) the named redirect route; then stop_flow to the
- * questionnaire info page; then by registration type.
+ * an account page asked for (`redirect=my-data`: the login's return, issue 32) before anything, as
+ * the applicant asked for it and it never hands over to the dashboard; then the dashboard; then (auto-login
+ * only) the named redirect route; then stop_flow to the questionnaire info page; then by registration type.
  */
 export function decideSignInRedirect(
   user: Pick<SessionUser, 'access_token' | 'dashboard_redirect' | 'stop_flow' | 'registration_type' | 'requesting_company_paid' | 'signature_file_id'>,
   options: { dashboardUrl: string; redirectRouteName?: string | null; flows?: readonly RouteFlow[] },
 ): RedirectTarget {
+  if (isAccountRoute(options.redirectRouteName)) return { kind: 'route', path: STATIC_ROUTES[options.redirectRouteName] };
   if (user.dashboard_redirect || (user.registration_type === 1 && user.signature_file_id)) {
     return { kind: 'external', url: dashboardSsoUrl(options.dashboardUrl, user.access_token) };
   }
@@ -55,4 +57,13 @@ export function decideSignInRedirect(
     return { kind: 'route', path: STATIC_ROUTES['requesting-company-status'] };
   }
   return { kind: 'route', path: flowPath(user.registration_type) };
+}
+
+/**
+ * Where a signed-in user who opens a guest-only page goes (spec 000 §2.2): the account page its query
+ * asks to come back to (`/login?redirect=my-data`), else the flow of their registration type.
+ */
+export function signedInGuestTarget(user: Pick<SessionUser, 'registration_type'>, search: string): string {
+  const back = returnRouteOf(search);
+  return back ? STATIC_ROUTES[back] : flowPath(user.registration_type);
 }

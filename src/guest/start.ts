@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { flowPath } from '@/core/session';
+import { signedInGuestTarget } from '@/core/session';
 import { session } from '@/shared/session';
 import { prefetchNextPage } from './prefetch';
 import { renderGuestPage } from './render';
@@ -7,7 +7,7 @@ import { renderGuestPage } from './render';
 export interface GuestPage {
   /** The route pattern as in src/app/routes.tsx (`/register/:partner?`): the page's `useParams`. */
   route: string;
-  /** Guest only (spec 000 §2.2): a signed-in user is sent to the flow of their registration type, as `guestOnlyLoader` does. */
+  /** Guest only (spec 000 §2.2): a signed-in user is sent to the flow of their registration type (or the account page asked for), as `guestOnlyLoader` does. */
   guestOnly: boolean;
   page: ComponentType;
 }
@@ -19,7 +19,7 @@ export interface GuestPage {
 export function startGuestPage({ route, guestOnly, page }: GuestPage): void {
   const user = session.user();
   if (guestOnly && user) {
-    location.replace(flowPath(user.registration_type));
+    location.replace(signedInGuestTarget(user, location.search));
     return;
   }
   // Two tasks instead of one long one (issue 14: Lighthouse's TBT counts each task's time above 50 ms):

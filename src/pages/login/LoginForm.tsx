@@ -1,11 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Stack, Text } from '@chakra-ui/react';
 import { FormField, SubmitButton } from '@/shared/components/FormField';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '@/shared/api/client';
 import { resolveConfig, useConfig } from '@/shared/api/hooks';
 import type { AuthResult, SessionUser } from '@/core/api-types';
-import { STATIC_ROUTES } from '@/core/routes';
+import { returnRouteOf, STATIC_ROUTES } from '@/core/routes';
 import { decideSignInRedirect } from '@/core/session';
 import { followRedirect } from '@/shared/auth-actions';
 import { browser } from '@/shared/browser';
@@ -30,6 +30,7 @@ export type LoginFormProps = { mode: 'login' } | { mode: 'auth'; source: string;
 export function LoginForm(props: LoginFormProps) {
   const t = useT('auth');
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const { config, loaded } = useConfig();
   const formRef = useRef<HTMLFormElement>(null);
   const errors = useServerErrors(FIELDS, t, formRef);
@@ -54,7 +55,8 @@ export function LoginForm(props: LoginFormProps) {
       session.setUser(user);
       trackLogin(user.id);
       const { dashboard_url } = await resolveConfig(loaded ? config : null);
-      followRedirect(decideSignInRedirect(user, { dashboardUrl: dashboard_url }), navigate);
+      // `?redirect=my-data`: a guest sent here from their account page goes back to it (issue 32).
+      followRedirect(decideSignInRedirect(user, { dashboardUrl: dashboard_url, redirectRouteName: returnRouteOf(params) }), navigate);
     } catch (error) {
       errors.fail(error);
       setBusy(false);

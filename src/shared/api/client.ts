@@ -181,16 +181,43 @@ export function upload<T>(path: string, form: FormData, onProgress?: (fraction: 
   });
 }
 
-/** Fetches an owner-only file (an uploaded photo) with the bearer token, as a Blob. */
-export async function fetchBlob(path: string): Promise<Blob> {
+/** A file the API served: its bytes and the name its `Content-Disposition` gives (null without one). */
+export interface FetchedFile {
+  blob: Blob;
+  name: string | null;
+}
+
+/** `attachment; filename="date-ghiseu-2026-11-25.zip"` → the file name. */
+function dispositionName(header: string | null): string | null {
+  const match = header ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header) : null;
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
+
+/**
+ * Fetches an owner-only file (an uploaded photo, an export) with the bearer token. A refusal rejects
+ * with an ApiError carrying the server's `message` (a 429's "try again later") when it sent one.
+ */
+export async function fetchFile(path: string): Promise<FetchedFile> {
+  const token = session.token();
   let response: Response;
   try {
     response = await fetch(apiUrl(path), { headers: authHeaders(), credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, '');
   }
-  if (!response.ok) throw new ApiError(response.status, '');
-  return response.blob();
+  // An error answers the JSON envelope: read as every call is (message, 401 handler).
+  if (!response.ok) await receive(Promise.resolve(response), token);
+  return { blob: await response.blob(), name: dispositionName(response.headers.get('Content-Disposition')) };
+}
+
+/** Fetches an owner-only file (an uploaded photo) with the bearer token, as a Blob. */
+export async function fetchBlob(path: string): Promise<Blob> {
+  return (await fetchFile(path)).blob;
 }
 
 /** The client the pages and the engine use (satisfies src/engine's `EngineApi`). */
@@ -218,4 +245,5 @@ export const api = {
   },
   upload,
   fetchBlob,
+  fetchFile,
 };

@@ -1,6 +1,8 @@
 import { Box, Container, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { STATIC_ROUTES } from '@/core/routes';
 import { useConfig } from '@/shared/api/hooks';
 import { useT } from '@/shared/useT';
+import { AppLink } from './AppLink';
 
 /**
  * The brand's logo and name (issue 17), from the brand settings (`GET /api/config`, defaults of
@@ -41,7 +43,10 @@ export function LegalLinks({ newTab = false }: { newTab?: boolean }) {
   );
 }
 
-/** The footer of every page (guest pages, flows, status, dashboard): contact, terms, privacy. */
+/**
+ * The footer of every page (guest pages, flows, status, dashboard): contact, terms, privacy and the
+ * applicant's "Datele tale" (issue 32; a guest who follows it signs in first and comes back).
+ */
 export function SiteFooter() {
   const t = useT('common');
   const { config } = useConfig();
@@ -65,6 +70,9 @@ export function SiteFooter() {
           </Text>
           <HStack as="nav" aria-label={t('footer.legal')} gap="4" flexWrap="wrap">
             <LegalLinks />
+            <AppLink to={STATIC_ROUTES['my-data']} {...linkProps}>
+              {t('footer.myData')}
+            </AppLink>
           </HStack>
           <Text>{t('footer.copyright', { year: new Date().getFullYear() })}</Text>
         </Stack>
