@@ -5,7 +5,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { resolveFlow, type Flow } from '../../src/core/flow';
 import { activities, partnerPrices, partners } from '../db/schema';
 import { arrayOf, bool, int, nullStr, num, obj, record, replies, str } from '../lib/api-schemas';
-import { checkFlows, checkInput, flowEndpoints } from '../flows/check';
+import { checkFlows, checkInput, flowEndpoints, readFlowFiles } from '../flows/check';
 import { FLOWS_DIR, SCHEMAS_DIR, readSchemas, stepAjv } from '../flows/registry';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from '../lib/http-errors';
 import type { FastifyError } from 'fastify';
@@ -57,19 +57,8 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
   const dir = () => app.config.previewFlowsDir ?? FLOWS_DIR;
   const schemasDir = () => app.config.previewSchemasDir ?? SCHEMAS_DIR;
 
-  /** The preview folder's flow files; one that is not JSON is a problem of its own, not a 500. */
-  function readFiles() {
-    const files: { file: string; flow: unknown }[] = [];
-    const unreadable: { level: 'error'; file: string; path: string; message: string }[] = [];
-    for (const file of fs.readdirSync(dir()).filter((f) => f.endsWith('.json') && f !== 'flow.schema.json').sort()) {
-      try {
-        files.push({ file, flow: JSON.parse(fs.readFileSync(path.join(dir(), file), 'utf8')) as unknown });
-      } catch (error) {
-        unreadable.push({ level: 'error', file, path: '#', message: `not valid JSON: ${(error as Error).message}` });
-      }
-    }
-    return { files, unreadable };
-  }
+  /** The preview folder's flow files; one that is not JSON is a problem of its own (line and column), not a 500. */
+  const readFiles = () => readFlowFiles(dir());
 
   async function partnerOffers() {
     const rows = await app.db.select().from(partners).where(eq(partners.isActive, true)).orderBy(asc(partners.sortOrder), asc(partners.id));
@@ -95,16 +84,11 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
   }
 
   app.get('/staff/preview', { preHandler: guard, schema: { response: replies(PREVIEW, 'The preview folder’s flow files, the step schemas, flows:check’s problems, partners and activities') } }, async () => {
-    const { files, unreadable } = readFiles();
-    let input: ReturnType<typeof checkInput>;
-    try {
-      input = checkInput(files, (method, url) => app.hasRoute({ method, url }), schemasDir());
-    } catch (error) {
-      // A step schema that is not JSON or has the wrong $id: said at the top, nothing can be shown.
-      const problem = { level: 'error' as const, file: 'schemas/', path: '#', message: (error as Error).message };
-      return { message: '', payload: { flows: [], schemas: {}, problems: [...unreadable, problem], partners: [], activities: [] } };
-    }
-    const problems = [...unreadable, ...checkFlows(input)];
+    const flowFiles = readFiles();
+    const files = flowFiles.files;
+    const input = checkInput(flowFiles, (method, url) => app.hasRoute({ method, url }), { schemasDir: schemasDir() });
+    // Every problem of the folder, each at its file (`new-pfa.json`, `schemas/card.json`) and pointer.
+    const problems = checkFlows(input);
     // A file the meta-schema refuses cannot be resolved: it is listed by its problems only.
     const meetsMetaSchema = stepAjv().compile(input.metaSchema);
     const activityRows = await app.db.select({ id: activities.id, code: activities.code, name: activities.name }).from(activities).orderBy(asc(activities.sortOrder), asc(activities.id));

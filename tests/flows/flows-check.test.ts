@@ -62,7 +62,7 @@ describe('npm run flows:check', () => {
     expect(at('#/steps/8/uiSchema/ghiseu_card_requested/ui:widget')[0]).toContain('ui:widget "cardChoiceTypo" is not in widgets/registry.ts');
     expect(at('#/steps/8/title')).toEqual(expect.arrayContaining([expect.stringContaining('locale key steps:card.titleTypo is missing in locales/ro')]));
     expect(at('#/steps/8/examples/0/ghiseu_card_requested')[0]).toContain('example is not valid against card.json');
-    expect(at('#/steps/8/submit')[0]).toContain('POST /api/registration/collect/cardd is not a route of the server');
+    expect(at('#/steps/8/submit/endpoint')[0]).toContain('POST /api/registration/collect/cardd is not a route of the server');
   });
 
   it('refuses a CAEN code that is not a CAEN Rev.3 class: a partner\'s locked code, an activity\'s default', () => {
@@ -103,7 +103,7 @@ describe('npm run flows:check', () => {
     ).filter((p) => p.level === 'error');
     const at = (path: string) => problems.filter((p) => p.path === path).map((p) => p.message);
     expect(at('#/paidRoute')).toEqual(['paidRoute requesting-company-statuss is not a named route (src/core/routes.ts)']);
-    expect(at('#/steps/9/submit')[0]).toContain('POST /api/stripe/redirectt is not a route of the server');
+    expect(at('#/steps/9/submit/then/endpoint')[0]).toContain('POST /api/stripe/redirectt is not a route of the server');
     expect(at('#/steps/9/copy/redirectErrors')[0]).toContain('locale key steps:pricing.errorz.unknown is missing in locales/ro');
   });
 });

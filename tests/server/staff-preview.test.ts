@@ -100,10 +100,10 @@ describe('POST /api/staff/preview/validate', () => {
       const { payload } = (await app.inject({ method: 'GET', url: '/api/staff/preview', headers })).json();
       expect(payload.schemas['card.json'].properties.ghiseu_card_requested.enum).toEqual([0]);
 
-      // A schema file that is not JSON: a problem at the top and a 422, never a 500.
+      // A schema file that is not JSON: a problem naming the file (line and column) and a 422, never a 500.
       fs.writeFileSync(file, '{');
       const broken = (await app.inject({ method: 'GET', url: '/api/staff/preview', headers })).json().payload;
-      expect(broken.problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'schemas/' }));
+      expect(broken.problems).toContainEqual(expect.objectContaining({ level: 'error', file: 'schemas/card.json', message: expect.stringMatching(/line 1, column 2/) }));
       expect((await validate({ ...card, body })).statusCode).toBe(422);
     } finally {
       fs.writeFileSync(file, original);

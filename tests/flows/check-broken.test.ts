@@ -1,0 +1,546 @@
+/**
+ * Issue 33: every mistake in the flow files is caught, with its file and the JSON pointer where it is
+ * written, in one run, never as a stack trace. Each case copies the real flows/ and schemas/ to a
+ * temporary folder, makes one kind of mistake in the copy and checks it as the command does (the
+ * route table and the walker's drivers of the repository), so the cases follow the real files.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkFlows, checkInput, readFlowFiles, type CheckInput, type Problem } from '../../server/flows/check';
+import { repositoryInput } from '../../scripts/flows-check';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FLOWS = path.join(root, 'flows');
+const SCHEMAS = path.join(root, 'schemas');
+
+type Json = Record<string, any>;
+
+let repository: CheckInput;
+const folders: string[] = [];
+
+beforeAll(async () => {
+  repository = await repositoryInput();
+}, 60_000);
+
+afterAll(() => {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary copy of flows/ and schemas/ with JSON and text edits. */
+class Copy {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flows-check-'));
+  constructor() {
+    folders.push(this.dir);
+    fs.cpSync(FLOWS, path.join(this.dir, 'flows'), { recursive: true });
+    fs.cpSync(SCHEMAS, path.join(this.dir, 'schemas'), { recursive: true });
+  }
+  get flowsDir() {
+    return path.join(this.dir, 'flows');
+  }
+  get schemasDir() {
+    return path.join(this.dir, 'schemas');
+  }
+  /** Edits a file of the copy as text (`flows/new-pfa.json`); answers the new text. */
+  text(file: string, edit: (text: string) => string): string {
+    const full = path.join(this.dir, file);
+    const next = edit(fs.readFileSync(full, 'utf8'));
+    fs.writeFileSync(full, next);
+    return next;
+  }
+  json(file: string, edit: (value: Json) => void): void {
+    this.text(file, (text) => {
+      const value = JSON.parse(text) as Json;
+      edit(value);
+      return JSON.stringify(value, null, 2);
+    });
+  }
+  flow(name: string, edit: (flow: Json, at: Where) => void): void {
+    this.json(`flows/${name}`, (flow) => edit(flow, where(flow)));
+  }
+  /** The check over the copy, as the command runs it (labels `flows/`, `schemas/` as in the repository). */
+  check(overrides: Partial<CheckInput> = {}): Problem[] {
+    const input = checkInput(readFlowFiles(this.flowsDir, 'flows/'), repository.routeExists, { schemasDir: this.schemasDir, driverNames: repository.driverNames });
+    return checkFlows({ ...input, ...overrides });
+  }
+}
+
+/** Indexes of a flow file's steps and variants by id, so the cases follow the real files. */
+interface Where {
+  step(id: string): number;
+  variant(id: string): number;
+  stepOf(id: string): Json;
+  patch(variant: string, step: string): Json;
+}
+
+function where(flow: Json): Where {
+  const step = (id: string) => {
+    const i = (flow.steps as Json[]).findIndex((s) => s.id === id);
+    if (i < 0) throw new Error(`no step ${id}`);
+    return i;
+  };
+  const variant = (id: string) => {
+    const i = (flow.variants as Json[]).findIndex((v) => v.id === id);
+    if (i < 0) throw new Error(`no variant ${id}`);
+    return i;
+  };
+  return { step, variant, stepOf: (id) => flow.steps[step(id)], patch: (v, s) => flow.variants[variant(v)].steps[s] };
+}
+
+interface Expected {
+  file: string;
+  path: string;
+  /** The message, whole (a string) or its stable part (a RegExp). */
+  message: string | RegExp;
+  level?: Problem['level'];
+}
+
+interface Case {
+  name: string;
+  /** Makes the mistake in the copy; answers the problems that must be reported. */
+  make(copy: Copy): Expected[];
+  /** Further assertions on everything reported. */
+  also?(problems: Problem[]): void;
+}
+
+const NEW = 'flows/new-pfa.json';
+const EXISTING = 'flows/existing-pfa.json';
+const p6 = 'requesting-company-step-6';
+
+const cases: Case[] = [
+  {
+    name: 'a misspelled uiSchema in a variant patch',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        const patch = at.patch('icredit', p6);
+        patch.uischema = patch.uiSchema;
+        delete patch.uiSchema;
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/${p6}/uischema`, message: 'unknown property "uischema" (did you mean "uiSchema"?)' }];
+    },
+  },
+  {
+    name: '"guarded": "no" in a variant patch',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        at.patch('icredit', p6).guarded = 'no';
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/${p6}/guarded`, message: 'must be boolean or null' }];
+    },
+  },
+  {
+    name: '"title": 42 in a variant patch (no crash)',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        at.patch('icredit', p6).title = 42;
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/${p6}/title`, message: 'must be string or null' }];
+    },
+  },
+  {
+    name: '"title": 42 in a base step',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-8');
+        flow.steps[i].title = 42;
+      });
+      return [{ file: NEW, path: `#/steps/${i}/title`, message: 'must be string' }];
+    },
+  },
+  {
+    name: 'a variant that removes a required property (null)',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        at.patch('icredit', p6).title = null;
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/${p6}/title`, message: 'must have required property "title"' }];
+    },
+  },
+  {
+    name: 'an unknown partner slug in a variant (an error, not a warning)',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        flow.variants[v].when = { partner: 'icreditt' };
+      });
+      return [{ file: NEW, path: `#/variants/${v}/when/partner`, message: /^partner "icreditt" is not a partner of server\/db\/seed\/partners\.json/, level: 'error' }];
+    },
+    also(problems) {
+      expect(problems.filter((p) => p.message.includes('applies to no known partner'))).toEqual([]);
+    },
+  },
+  {
+    name: 'an unknown activity slug in a variant',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('activity-taxi');
+        flow.variants[v].when = { activity: 'taxii' };
+      });
+      return [{ file: NEW, path: `#/variants/${v}/when/activity`, message: 'activity "taxii" is not an activity of server/db/seed/activities.json', level: 'error' }];
+    },
+  },
+  {
+    name: "an unknown activity inside a step's nested condition",
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-4');
+        flow.steps[i].when = { any: [{ partner: 'icredit' }, { activity: ['taxi', 'taxi-vechi'] }] };
+      });
+      return [{ file: NEW, path: `#/steps/${i}/when/any/1/activity/1`, message: 'activity "taxi-vechi" is not an activity of server/db/seed/activities.json' }];
+    },
+  },
+  {
+    name: 'a misspelled condition key (said once, with the key it looks like)',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-4');
+        flow.steps[i].when = { partnr: 'icredit' };
+      });
+      return [{ file: NEW, path: `#/steps/${i}/when`, message: /^must be \{"all": …\} or .* \(it has "partnr"; did you mean "partner"\?\)$/ }];
+    },
+    also(problems) {
+      expect(problems.filter((p) => p.path.endsWith('/when'))).toHaveLength(1);
+    },
+  },
+  {
+    name: 'a JSON syntax error (line and column)',
+    make(copy) {
+      const text = copy.text(EXISTING, (t) => t.replace(/("registrationType": \d+),/, '$1'));
+      const lines = text.split('\n');
+      const line = lines.findIndex((l) => l.includes('"basePath"'));
+      return [{ file: EXISTING, path: '#', message: `not valid JSON (line ${line + 1}, column ${lines[line].indexOf('"basePath"') + 1}): Expected ',' or '}' after property value` }];
+    },
+    also(problems) {
+      // The other file is still checked, and nothing else is said about the broken one.
+      expect(problems.filter((p) => p.file === EXISTING)).toHaveLength(1);
+    },
+  },
+  {
+    name: 'a step schema file that is not JSON (named)',
+    make(copy) {
+      copy.text('schemas/card.json', () => '{\n  "type": "object",\n  "properties": {\n}');
+      return [{ file: 'schemas/card.json', path: '#', message: /^not valid JSON \(line 4, column 2\): / }];
+    },
+    also(problems) {
+      // The steps naming it say nothing more.
+      expect(problems.filter((p) => p.message.includes('card.json') && p.file !== 'schemas/card.json')).toEqual([]);
+    },
+  },
+  {
+    name: 'a step schema that is no valid JSON Schema (named, with the place in it)',
+    make(copy) {
+      copy.json('schemas/card.json', (s) => (s.properties.ghiseu_card_requested.type = 'intger'));
+      return [{ file: 'schemas/card.json', path: '#/properties/ghiseu_card_requested/type', message: /^not a valid JSON Schema: must be one of "array", "boolean", "integer"/ }];
+    },
+  },
+  {
+    name: "a step schema whose $id is not its file's name",
+    make(copy) {
+      copy.json('schemas/card.json', (s) => (s.$id = 'cards.json'));
+      return [{ file: 'schemas/card.json', path: '#/$id', message: '$id must be "card.json" (the file\'s name), not "cards.json"' }];
+    },
+  },
+  {
+    name: 'a step that names a missing schema file',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-8');
+        flow.steps[i].schema = 'cardd.json';
+      });
+      return [{ file: NEW, path: `#/steps/${i}/schema`, message: 'schema cardd.json is not in schemas/' }];
+    },
+  },
+  {
+    name: 'a submit.payload pointer that names no schema property',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-8');
+        flow.steps[i].submit.payload.ghiseu_card_requested = '/ghiseu_card';
+      });
+      return [{ file: NEW, path: `#/steps/${i}/submit/payload/ghiseu_card_requested`, message: 'pointer "/ghiseu_card" names no property of card.json (the field would be sent empty)' }];
+    },
+  },
+  {
+    name: "a branch's payload pointer into an array item that is no property",
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-0');
+        flow.steps[i].submit.branches[0].payload.reason_identifier = '/reason/0';
+      });
+      return [{ file: NEW, path: `#/steps/${i}/submit/branches/0/payload/reason_identifier`, message: 'pointer "/reason/0" names no property of questionnaire.json (the field would be sent empty)' }];
+    },
+  },
+  {
+    name: 'a uiSchema key that names no schema property',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-8');
+        const ui = flow.steps[i].uiSchema;
+        ui.ghiseu_card_requestd = ui.ghiseu_card_requested;
+        delete ui.ghiseu_card_requested;
+      });
+      return [{ file: NEW, path: `#/steps/${i}/uiSchema/ghiseu_card_requestd`, message: 'uiSchema key "ghiseu_card_requestd" names no property of card.json (its widget would not show)' }];
+    },
+  },
+  {
+    name: 'store keeping a field the payload does not send',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-8');
+        flow.steps[i].submit.store.ghiseu_card_requested = 'ghiseu_card';
+      });
+      return [{ file: NEW, path: `#/steps/${i}/submit/store/ghiseu_card_requested`, message: 'store keeps "ghiseu_card", which submit.payload does not send' }];
+    },
+  },
+  {
+    name: 'two mistakes in one file, a structural one first: both reported',
+    make(copy) {
+      let [a, b] = [0, 0];
+      copy.flow('existing-pfa.json', (flow, at) => {
+        a = at.step('existing-company-step-2');
+        b = at.step('existing-company-step-7');
+        flow.steps[a].path = 'inregistrare/2';
+        flow.steps[b].title = 'steps:card.titluNou';
+      });
+      return [
+        { file: EXISTING, path: `#/steps/${a}/path`, message: /^must match pattern / },
+        { file: EXISTING, path: `#/steps/${b}/title`, message: 'locale key steps:card.titluNou is missing in locales/ro' },
+        { file: EXISTING, path: `#/steps/${b}/title`, message: 'locale key steps:card.titluNou is missing in locales/en' },
+      ];
+    },
+  },
+  {
+    name: 'a mistake in a base step that variants patch: at the base step, not tagged with a variant',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-9');
+        flow.steps[i].copy.submit = 'steps:pricing.submitt';
+      });
+      return [{ file: NEW, path: `#/steps/${i}/copy/submit`, message: 'locale key steps:pricing.submitt is missing in locales/ro' }];
+    },
+    also(problems) {
+      expect(problems.filter((p) => p.message.includes('(with '))).toEqual([]);
+    },
+  },
+  {
+    name: 'a mistake in a variant patch: at #/variants/N/…, not at the base step',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        at.patch('icredit', p6).title = 'steps:mailingAddress.titleIcreditt';
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/${p6}/title`, message: 'locale key steps:mailingAddress.titleIcreditt is missing in locales/ro' }];
+    },
+    also(problems) {
+      expect(problems.filter((p) => p.path.startsWith('#/steps/'))).toEqual([]);
+    },
+  },
+  {
+    name: 'a mistake in a variant that applies to no request is still found',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        flow.variants[v].when = { partner: 'nu-exista' };
+        at.patch('icredit', p6).uiSchema['ui:field'] = 'icreditOfice';
+      });
+      return [
+        { file: NEW, path: `#/variants/${v}/when/partner`, message: /^partner "nu-exista" is not a partner/ },
+        { file: NEW, path: `#/variants/${v}/steps/${p6}/uiSchema/ui:field`, message: 'ui:field "icreditOfice" is not in widgets/registry.ts' },
+      ];
+    },
+  },
+  {
+    name: 'a base-step mistake that only a variant brings out says which variant',
+    make(copy) {
+      let [i, v] = [0, 0];
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-8');
+        v = at.variant('courier-partner');
+        flow.variants[v].steps['requesting-company-step-8'] = { schema: 'pricing.json' };
+      });
+      return [
+        { file: NEW, path: `#/steps/${i}/examples/0`, message: /^example is not valid against pricing\.json: .* \(with courier-partner\)$/ },
+        { file: NEW, path: `#/steps/${i}/uiSchema/ghiseu_card_requested`, message: 'uiSchema key "ghiseu_card_requested" names no property of pricing.json (its widget would not show) (with courier-partner)' },
+      ];
+    },
+  },
+  {
+    name: 'an example in a variant that its step schema refuses',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        at.patch('icredit', 'requesting-company-step-3').examples = [{ send_diploma_later: 'poate' }];
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/requesting-company-step-3/examples/0/send_diploma_later`, message: /^example is not valid against documents\.json: must be one of true, false, "true", "false"$/ }];
+    },
+  },
+  {
+    name: 'a CAEN code outside CAEN Rev.3 in a variant',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        at.patch('icredit', 'requesting-company-step-7').uiSchema['ui:options'].lockedCodes = ['8291', '6201'];
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/requesting-company-step-7/uiSchema/ui:options/lockedCodes/1`, message: '"6201" is not a CAEN Rev.3 class (server/db/seed/caen-rev3.json)' }];
+    },
+    also(problems) {
+      expect(problems.some((p) => p.message.includes('"8291"'))).toBe(false);
+    },
+  },
+  {
+    name: 'a duplicated step id',
+    make(copy) {
+      let i = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        i = at.step('requesting-company-step-5');
+        flow.steps[i].id = 'requesting-company-step-4';
+      });
+      return [{ file: NEW, path: `#/steps/${i}/id`, message: 'step id requesting-company-step-4 is used twice' }];
+    },
+  },
+  {
+    name: 'a duplicated variant id, and a patch that changes the step id',
+    make(copy) {
+      let [a, b] = [0, 0];
+      copy.flow('new-pfa.json', (flow, at) => {
+        a = at.variant('activity-taxi');
+        b = at.variant('activity-courier');
+        flow.variants[b].id = 'activity-taxi';
+        flow.variants[a].steps['requesting-company-step-3'].id = 'requesting-company-step-33';
+      });
+      return [
+        // Reported at the second of the two.
+        { file: NEW, path: `#/variants/${Math.max(a, b)}/id`, message: 'variant id activity-taxi is used twice' },
+        { file: NEW, path: `#/variants/${a}/steps/requesting-company-step-3/id`, message: "a variant cannot change a step's id (the step is requesting-company-step-3)" },
+      ];
+    },
+  },
+  {
+    name: 'a variant that patches an unknown step',
+    make(copy) {
+      let v = 0;
+      copy.flow('existing-pfa.json', (flow, at) => {
+        v = at.variant('icredit');
+        flow.variants[v].steps['existing-company-step-44'] = { title: 'steps:card.title' };
+      });
+      return [{ file: EXISTING, path: `#/variants/${v}/steps/existing-company-step-44`, message: 'variant icredit patches unknown step existing-company-step-44' }];
+    },
+  },
+  {
+    name: 'a flow file that is no object at all',
+    make(copy) {
+      copy.text(EXISTING, () => '[]');
+      return [{ file: EXISTING, path: '#', message: 'must be object' }];
+    },
+  },
+  {
+    name: 'an endpoint in a variant that is no route of the server',
+    make(copy) {
+      let v = 0;
+      copy.flow('new-pfa.json', (flow, at) => {
+        v = at.variant('dossier-sent');
+        flow.variants[v].steps['requesting-company-step-7'].submit.branches[0].endpoint = '/api/registration/steps/nextt';
+      });
+      return [{ file: NEW, path: `#/variants/${v}/steps/requesting-company-step-7/submit/branches/0/endpoint`, message: 'POST /api/registration/steps/nextt is not a route of the server' }];
+    },
+  },
+];
+
+describe('flows:check on broken copies of the real flow files', () => {
+  it('finds no problem in an untouched copy', () => {
+    expect(new Copy().check()).toEqual([]);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const copy = new Copy();
+    const expected = c.make(copy);
+    const problems = copy.check();
+    for (const e of expected) {
+      const at = problems.filter((p) => p.file === e.file && p.path === e.path);
+      expect(at.map((p) => p.message), `${e.file}${e.path}`).toContainEqual(typeof e.message === 'string' ? e.message : expect.stringMatching(e.message));
+      if (e.level) expect(at.find((p) => (typeof e.message === 'string' ? p.message === e.message : e.message.test(p.message)))?.level).toBe(e.level);
+    }
+    expect(problems.filter((p) => p.level === 'error').length).toBeGreaterThanOrEqual(expected.length);
+    // Never the checker's own failure.
+    expect(problems.filter((p) => p.message.startsWith('the check stopped'))).toEqual([]);
+    c.also?.(problems);
+  });
+
+  it('says so, once, when the meta-schema itself cannot be used', () => {
+    expect(new Copy().check({ metaSchema: {} })).toEqual([
+      expect.objectContaining({ level: 'error', file: 'flows/flow.schema.json', path: '#', message: expect.stringMatching(/^the meta-schema cannot be used: /) }),
+    ]);
+  });
+
+  it('needs a walker driver for every widget of a ready step in the command only (the server has no tests folder)', () => {
+    const copy = new Copy();
+    const i = (JSON.parse(fs.readFileSync(path.join(FLOWS, 'new-pfa.json'), 'utf8')) as Json).steps.findIndex((s: Json) => s.id === 'requesting-company-step-8');
+    const drivers = new Set([...(repository.driverNames ?? [])].filter((n) => n !== 'cardChoice'));
+    expect(copy.check({ driverNames: drivers })).toContainEqual({
+      level: 'error',
+      file: NEW,
+      path: `#/steps/${i}/uiSchema/ghiseu_card_requested/ui:widget`,
+      message: '"cardChoice" has no driver in tests/e2e/drivers.ts (the flow walker cannot fill this step)',
+    });
+    expect(copy.check({ driverNames: undefined })).toEqual([]);
+    expect(repository.driverNames?.has('cardChoice')).toBe(true);
+  });
+});
+
+describe('the repository', () => {
+  it('has flow files with no error and no warning, the walker drivers checked', () => {
+    expect(repository.driverNames?.size).toBeGreaterThan(0);
+    expect(checkFlows(repository)).toEqual([]);
+  });
+});
+
+describe('npm run flows:check (the command)', () => {
+  it('prints one line per problem with file and pointer, the counts, and exits 1: never a stack trace', async () => {
+    const copy = new Copy();
+    copy.flow('new-pfa.json', (flow, at) => {
+      at.patch('icredit', p6).guarded = 'no';
+      flow.variants[at.variant('courier-partner')].when = { partner: 'curierr' };
+    });
+    copy.text('schemas/card.json', (t) => t.replace('{', '{,'));
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(path.join(root, 'node_modules/.bin/tsx'), ['scripts/flows-check.ts', '--flows', copy.flowsDir, '--schemas', copy.schemasDir], { cwd: root }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr }),
+      );
+    });
+    const lines = run.stdout.trim().split('\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(lines).toHaveLength(4);
+    for (const line of lines.slice(0, 3)) expect(line).toMatch(/^error {3}\S+\.json#\S*: \S/);
+    expect(lines.some((l) => l.startsWith(`error   ${copy.flowsDir}/new-pfa.json#/variants/`) && l.endsWith(`/steps/${p6}/guarded: must be boolean or null`))).toBe(true);
+    expect(lines.some((l) => l.includes('/when/partner: partner "curierr" is not a partner'))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`error   ${copy.schemasDir}/card.json#: not valid JSON (line 1, column 2)`))).toBe(true);
+    expect(lines[3]).toBe('flows:check: 2 flow file(s), 3 error(s), 0 warning(s)');
+  }, 60_000);
+});
