@@ -12,4 +12,7 @@ export class BuiltinCheckout implements PaymentProvider {
   async startCheckout(input: CheckoutInput): Promise<CheckoutSession> {
     return { redirectUrl: `${input.origin}/checkout/${encodeURIComponent(input.paymentId)}`, providerSessionId: null };
   }
+
+  /** Nothing recurs here: the built-in checkout takes one payment and bills nothing later. */
+  async cancelSubscription(): Promise<void> {}
 }

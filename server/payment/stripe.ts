@@ -102,6 +102,20 @@ export class StripeCheckout implements PaymentProvider {
     }
   }
 
+  /**
+   * Cancels the subscription now (`DELETE /v1/subscriptions/:id`; a subscription under a schedule ends
+   * with it). Stripe answers 404 `resource_missing` for one that no longer exists: nothing to end.
+   */
+  async cancelSubscription(subscriptionId: string): Promise<void> {
+    try {
+      await this.stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: `cancel-${subscriptionId}` });
+    } catch (error) {
+      const stripeError = error as { code?: string; statusCode?: number };
+      if (stripeError.statusCode === 404 || stripeError.code === 'resource_missing') return;
+      throw new PaymentProviderError('Stripe could not cancel the subscription', error);
+    }
+  }
+
   /** The event of a webhook delivery; throws when the signature is missing, wrong or too old. */
   verifyWebhook(rawBody: Buffer, signature: string | undefined): Stripe.Event {
     if (!signature) throw new Error('No Stripe-Signature header');

@@ -27,6 +27,12 @@ export interface CheckoutSession {
 export interface PaymentProvider {
   readonly name: 'builtin' | 'stripe';
   startCheckout(input: CheckoutInput): Promise<CheckoutSession>;
+  /**
+   * Ends a subscription at the provider now (an erased account, issue 32: nobody may be billed for an
+   * account that no longer exists). A subscription already ended is not an error. Throws
+   * PaymentProviderError when the provider cannot be reached.
+   */
+  cancelSubscription(subscriptionId: string): Promise<void>;
 }
 
 /** The provider could not start a checkout (network, configuration); the browser is told with an error code. */

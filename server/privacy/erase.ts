@@ -9,6 +9,7 @@ import { requestsOfUser } from '../registration/store';
 import { userLanguage } from '../lib/users';
 import { recordAudit } from '../staff/audit';
 import { deleteQueuedFiles, queueFileDeletions } from './file-deletions';
+import { HttpError } from '../lib/http-errors';
 
 /** Who asked for an erasure: the applicant on "Datele tale", an operator for a written request, the retention job. */
 export type ErasureBy = 'applicant' | 'operator' | 'retention';
@@ -144,7 +145,8 @@ function paymentRecord(payment: Gathered['paid'][number], request: RequestRow | 
  * makes us keep are copied apart (`retained_records`: paid payments, the signed legal-assistance
  * contract with its PDF), the user's stored files are queued for deletion, the audit log's
  * before/after values about them are emptied, their mails (pending and sent) are dropped, the
- * identity simulator's sessions deleted, and the user's row deleted, which removes by cascade the
+ * identity simulator's sessions deleted, and the user's row deleted (first, outside it, the
+ * provider ends the user's subscriptions: `endSubscriptions`), which removes by cascade the
  * requests, tokens (every session and link), files' rows, identity sessions, addresses, timeline,
  * payments, consents. One audit entry records the erasure (who asked, what was kept; no personal
  * data) and the confirmation mail is queued. After the commit the files' bytes are deleted from
@@ -168,6 +170,8 @@ export async function eraseAccount(
   const deletedKeys = found.fileRows.map((f) => f.storageKey).filter((key) => !keptKeys.has(key));
   const requestsById = new Map(found.requests.map((r) => [r.id, r]));
   const privacyUrl = /^https?:\/\//i.test(app.config.privacyUrl) ? app.config.privacyUrl : `${app.config.publicUrl}${app.config.privacyUrl}`;
+
+  await endSubscriptions(app, found.paid);
 
   const erased = await app.db.transaction(async (tx) => {
     // The row may have gone since it was read (two erasures at once): the one that deletes it does the rest.
@@ -241,6 +245,32 @@ export async function eraseAccount(
     found.sessions.filter((s) => s.provider !== 'simulator'),
   );
   return { userId: user.id, email: user.email, goes: goesOf(found), kept, filesDeleted };
+}
+
+/** Said when the payment provider cannot end a subscription: the account stays, nothing is erased (503). */
+export const SUBSCRIPTION_NOT_ENDED =
+  'Abonamentul tău nu a putut fi oprit acum, așa că nu am șters contul (nu vrem să fii facturat pentru un cont care nu mai există). Te rugăm să încerci din nou peste câteva minute.';
+
+/**
+ * Ends at the provider every subscription the user's paid checkouts opened, before anything is
+ * erased: nobody is billed for an account that no longer exists. A provider that cannot be reached
+ * stops the erasure (503, nothing changed); a subscription of a provider this instance no longer
+ * has configured is logged for the operator (its id only).
+ */
+async function endSubscriptions(app: FastifyInstance, paid: Gathered['paid']): Promise<void> {
+  for (const payment of paid) {
+    if (!payment.providerSubscriptionId) continue;
+    if (payment.provider !== app.payments.name) {
+      app.log.error({ paymentId: payment.id, provider: payment.provider }, 'erasure: a subscription of a provider not configured here is left running; end it at the provider');
+      continue;
+    }
+    try {
+      await app.payments.cancelSubscription(payment.providerSubscriptionId);
+    } catch (error) {
+      app.log.warn({ err: error, paymentId: payment.id }, 'erasure: the subscription could not be ended; nothing was erased');
+      throw new HttpError(503, SUBSCRIPTION_NOT_ENDED);
+    }
+  }
 }
 
 /** The user with this e-mail (lower-cased), for the operator's erasure of a written request. */

@@ -32,6 +32,8 @@ import { messages } from '../../server/messages';
 import { auth, mailsTo, placeAtStep, registerUser, requestRowOf, testConfig, testDatabase } from './helpers';
 import { sessionWithUploads } from './identity-helpers';
 import { startS3 } from './s3-test-server';
+import { FakeStripe } from './fake-stripe';
+import { SUBSCRIPTION_NOT_ENDED } from '../../server/privacy/erase';
 
 const OPS_TOKEN = 'ops-erasure-token-0123456789';
 const OPERATOR = 'Ana Operatoarea';
@@ -313,5 +315,73 @@ describe('the stored bytes go from every storage', () => {
       await s3app.close();
       await server.close();
     }
+  });
+});
+
+describe('a paid subscription ends with the account', () => {
+  const fake = new FakeStripe();
+  let stripeApp: FastifyInstance;
+  beforeAll(async () => {
+    await fake.start();
+    stripeApp = await buildApp(testConfig({ stripeSecretKey: 'sk_test_local', stripeWebhookSecret: 'whsec_erasure', stripeApiUrl: fake.url }), {
+      database: await testDatabase(),
+      checkAnswers: true,
+    });
+    await stripeApp.ready();
+  });
+  afterAll(async () => {
+    await stripeApp.close();
+    await fake.stop();
+  });
+
+  async function subscriber(subscriptionId: string) {
+    const user = await registerUser(stripeApp);
+    await stripeApp.inject({ method: 'GET', url: '/api/registration/open', headers: auth(user.token) });
+    const request = await requestRowOf(stripeApp, user);
+    await stripeApp.db.insert(payments).values({
+      id: `pay_sub_${user.user.id}`,
+      requestId: request.id,
+      provider: 'stripe',
+      providerSessionId: `cs_erase_${user.user.id}`,
+      providerSubscriptionId: subscriptionId,
+      stripePriceId: 'price_test',
+      amountBani: 4900,
+      currency: 'ron',
+      status: 'paid',
+      paidAt: new Date(),
+    });
+    return user;
+  }
+
+  it('Stripe is asked to cancel it before anything is erased; the payment record is kept', async () => {
+    const subscription = `sub_erase_${Date.now()}`;
+    const user = await subscriber(subscription);
+    const res = await erase(user.token, { password: user.password }, stripeApp);
+    expect(res.statusCode).toBe(200);
+    expect(fake.cancelled.has(subscription)).toBe(true);
+    expect(fake.calls.find((c) => c.method === 'DELETE' && c.path === `/v1/subscriptions/${subscription}`)?.idempotencyKey).toBe(`cancel-${subscription}`);
+    const [kept] = await stripeApp.db.select().from(retainedRecords).where(and(eq(retainedRecords.subject, user.email), eq(retainedRecords.kind, 'payment')));
+    expect(kept.data).toMatchObject({ provider: 'stripe', provider_subscription_id: subscription });
+  });
+
+  it('a subscription Stripe no longer has is no obstacle', async () => {
+    const user = await subscriber(`sub_gone_${Date.now()}`);
+    expect((await erase(user.token, { password: user.password }, stripeApp)).statusCode).toBe(200);
+  });
+
+  it('Stripe unreachable: 503 with a Romanian message, and nothing is erased', async () => {
+    const subscription = `sub_down_${Date.now()}`;
+    const user = await subscriber(subscription);
+    fake.failNext = 100;
+    try {
+      const res = await erase(user.token, { password: user.password }, stripeApp);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe(SUBSCRIPTION_NOT_ENDED);
+    } finally {
+      fake.failNext = 0;
+    }
+    expect(await stripeApp.db.select().from(users).where(eq(users.id, user.user.id))).toHaveLength(1);
+    expect(await stripeApp.db.select().from(retainedRecords).where(eq(retainedRecords.subject, user.email))).toHaveLength(0);
+    expect((await stripeApp.inject({ method: 'GET', url: '/api/user/privacy', headers: auth(user.token) })).statusCode).toBe(200);
   });
 });

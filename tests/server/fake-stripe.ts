@@ -29,6 +29,8 @@ export class FakeStripe {
   // checkout session ids are unique; each fake must not hand out another one's `cs_test_1`.
   private sessions = randomInt(1, 1_000_000) * 1000;
   private scheduleCount = randomInt(1, 1_000_000) * 1000;
+  /** Subscriptions cancelled with `DELETE /v1/subscriptions/:id`. */
+  readonly cancelled = new Set<string>();
   /** Stripe answers a repeated idempotency key with the first answer. */
   private readonly scheduleByKey = new Map<string, object>();
 
@@ -84,6 +86,17 @@ export class FakeStripe {
           };
           if (!idempotent) this.scheduleByKey.set(req.headers['idempotency-key'] as string, schedule);
           res.end(JSON.stringify(schedule));
+          return;
+        }
+        const cancel = /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? '');
+        if (req.method === 'DELETE' && cancel) {
+          if (this.cancelled.has(cancel[1]) || cancel[1].startsWith('sub_gone')) {
+            res.statusCode = 404;
+            res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${cancel[1]}'` } }));
+            return;
+          }
+          this.cancelled.add(cancel[1]);
+          res.end(JSON.stringify({ id: cancel[1], object: 'subscription', status: 'canceled' }));
           return;
         }
         const update = /^\/v1\/subscription_schedules\/([\w-]+)$/.exec(req.url ?? '');
