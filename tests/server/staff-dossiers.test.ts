@@ -8,6 +8,8 @@ import { DOSSIER_MESSAGES } from '../../server/routes/staff-dossiers';
 import { STAFF_AUTH_MESSAGES } from '../../server/plugins/staff-auth';
 import { TIMELINE_MESSAGES } from '../../server/registration/timeline';
 import { auditCsv, csvField } from '../../server/staff/audit';
+import { DOSSIER_ACTION_MESSAGES } from '../../server/staff/dossier-actions';
+import { translate } from '../../server/messages';
 import { auth, mailsTo, placeAtStep, registerUser, testApp, uniqueEmail, type RegisteredUser } from './helpers';
 import { multipartPayload } from './identity-helpers';
 
@@ -396,5 +398,36 @@ describe('the audit log', () => {
     expect(csvField(null)).toBe('');
     expect(csvField(7)).toBe('7');
     expect(auditCsv([])).toBe('\uFEFFid,at,staff_user_id,staff_email,actor,action,request_id,before,after\r\n');
+  });
+});
+
+describe('the operator API in English (issue 33: the console sends the operator\'s language as Accept-Language)', () => {
+  const EN = { 'accept-language': 'en' };
+
+  it('every message of the staff API has its English (server/messages/en.ts), none left in Romanian', () => {
+    const texts = [DOSSIER_MESSAGES, DOSSIER_ACTION_MESSAGES, STAFF_AUTH_MESSAGES, TIMELINE_MESSAGES].flatMap((messages) => Object.values(messages).filter((m): m is string => typeof m === 'string'));
+    expect(texts.length).toBeGreaterThan(20);
+    for (const text of texts) expect(translate('en', text), text).not.toBe(text);
+  });
+
+  it('a 404, a 403, a 422 with its field errors and a success, each in English', async () => {
+    const missing = await app.inject({ method: 'GET', url: '/api/staff/dossiers/999999999', headers: { ...as(operator), ...EN } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('The dossier was not found.');
+    const forbidden = await app.inject({ method: 'GET', url: '/api/staff/dossiers', headers: { ...as(editor), ...EN } });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json().message).toBe('Your staff account has no access to this page.');
+    const user = await applicant();
+    const bad = await app.inject({ method: 'POST', url: `/api/staff/dossiers/${user.requestId}/timeline`, headers: { ...as(operator), ...EN }, payload: { type: 'name_reservation', date: '2026-02-30', hasNameReservation: 'poate' } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().payload).toEqual({ date: ['The date must be a calendar day, in the format YYYY-MM-DD.'], hasNameReservation: ['The value must be true or false.'], pfa_name: ['This field is required.'] });
+    const unknownFlow = await app.inject({ method: 'GET', url: '/api/staff/dossiers?flow=nu-exista', headers: { ...as(operator), ...EN } });
+    expect(unknownFlow.statusCode).toBe(422);
+    expect(unknownFlow.json().payload).toEqual({ flow: ['The flow does not exist.'] });
+    const added = await app.inject({ method: 'POST', url: `/api/staff/dossiers/${user.requestId}/timeline`, headers: { ...as(operator), ...EN }, payload: { type: 'document_review', date: '2026-11-20', isDataComplete: true } });
+    expect(added.statusCode).toBe(201);
+    expect(added.json().message).toBe('The item was added to the dossier’s history.');
+    // Romanian without the header, as before.
+    expect((await get('/api/staff/dossiers/999999999')).json().message).toBe(DOSSIER_MESSAGES.notFound);
   });
 });

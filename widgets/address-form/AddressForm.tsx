@@ -3,6 +3,7 @@ import { Alert, Button, Field, Fieldset, HStack, Input, SimpleGrid } from '@chak
 import type { AddressValues, MailingAddress, MailingAddressValues, PlacesService, Profile } from '../types';
 import { CityPicker, CountyPicker } from '../county-city';
 import { FieldErrors } from '../shared/FieldErrors';
+import { ADDRESS_FIELD_LABELS, type AddressFieldKey } from './labels';
 
 interface CommonProps {
   places: PlacesService;
@@ -37,28 +38,12 @@ export interface CorrespondenceAddressFormProps extends CommonProps {
   onSave(values: MailingAddressValues): Promise<void>;
 }
 
-type Key = keyof AddressValues | 'contact_first_name' | 'contact_last_name' | 'contact_phone';
+type Key = AddressFieldKey;
 type TextKey = Exclude<Key, 'county_id' | 'city_id'>;
 type Values = Partial<Record<TextKey, string>> & { county_id: number | null; city_id: number | null };
 
 /** The locale key of each field's label. */
-const LABELS: Record<Key, string> = {
-  first_name: 'steps:address.firstName',
-  last_name: 'steps:address.lastName',
-  place_of_birth: 'steps:address.placeOfBirth',
-  contact_first_name: 'steps:mailingAddress.contactFirstName',
-  contact_last_name: 'steps:mailingAddress.contactLastName',
-  contact_phone: 'steps:mailingAddress.contactPhone',
-  county_id: 'steps:address.county',
-  city_id: 'steps:address.city',
-  street: 'steps:address.street',
-  number: 'steps:address.number',
-  building: 'steps:address.building',
-  entrance: 'steps:address.entrance',
-  floor: 'steps:address.floor',
-  apartment: 'steps:address.apartment',
-  postal_code: 'steps:address.postalCode',
-};
+const LABELS = ADDRESS_FIELD_LABELS;
 
 /** The address part, shared by both forms. */
 const ADDRESS: Key[] = ['county_id', 'city_id', 'street', 'number', 'building', 'entrance', 'floor', 'apartment', 'postal_code'];

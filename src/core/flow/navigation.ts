@@ -5,6 +5,15 @@ export function stepIndex(flow: Pick<ResolvedFlow, 'steps'>, id: string): number
   return flow.steps.findIndex((s) => s.id === id);
 }
 
+/**
+ * Each step of a flow file with its 1-based position and the locale key that names it (its short
+ * `name`, else its `title`), in the file's order: how staff pages call a step ("Pasul 8 · Dosarul tău").
+ * Pass the base flow: a variant may skip steps, but the file's positions are the ones the staff API counts.
+ */
+export function stepNames(flow: Pick<ResolvedFlow, 'steps'>): { id: string; position: number; name: string }[] {
+  return flow.steps.map((step, index) => ({ id: step.id, position: index + 1, name: step.name ?? step.title }));
+}
+
 export function firstStep(flow: Pick<ResolvedFlow, 'steps'>): FlowStep {
   return flow.steps[0];
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Box, Button, Container, Flex, HStack, Text } from '@chakra-ui/react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { BrandMark } from '@/shared/components/Brand';
+import { LanguageSwitch } from '@/shared/components/LanguageSwitch';
 import { toaster } from '@/shared/toaster';
 import { staffApi } from './api';
 import { useStaffT } from './i18n';
@@ -70,7 +71,9 @@ export function StaffLayout() {
               ))}
             </HStack>
           </Box>
-          <HStack gap="3">
+          <HStack gap="3" wrap="wrap">
+            {/* The console in English too: the choice is the applicant pages' one (src/shared/language.ts), sent as Accept-Language. */}
+            <LanguageSwitch />
             <Text data-testid="staff-signed-in">
               {t('layout.signedInAs', { email: staff.email })} ({t(`layout.roles.${staff.role}`)})
             </Text>

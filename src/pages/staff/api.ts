@@ -1,5 +1,6 @@
 import { ApiError, apiUrl, type RequestOptions } from '@/shared/api/client';
 import type { Envelope } from '@/core/api-types';
+import { storedLanguage } from '@/shared/language';
 import { staffSession } from './session';
 
 /**
@@ -10,7 +11,8 @@ import { staffSession } from './session';
  */
 
 function headers(): Record<string, string> {
-  const h: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  // The server's messages (a toast, a field error) in the page's language, like the applicant's client.
+  const h: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', 'Accept-Language': storedLanguage() };
   const token = staffSession.token();
   if (token) h.Authorization = `Bearer ${token}`;
   return h;

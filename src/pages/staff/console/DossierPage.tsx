@@ -15,6 +15,8 @@ import { flowLabel, statusLabel } from './DossiersPage';
 export { consoleLoader } from './DossiersPage';
 import { formatDateTime, useConsoleT, type ConsoleT } from './i18n';
 import { TimelineForm } from './TimelineForm';
+import { profileRows } from './profile';
+import { useStepNames } from './steps';
 
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
   return (
@@ -27,11 +29,12 @@ function Section({ title, children, id }: { title: string; children: ReactNode; 
   );
 }
 
-function Pairs({ rows }: { rows: [string, ReactNode][] }) {
+/** A list of labelled values; `key`: a row's own key when two labels may read alike. */
+function Pairs({ rows }: { rows: [label: string, value: ReactNode, key?: string][] }) {
   return (
     <Box as="dl" display="grid" gridTemplateColumns={{ base: '1fr', sm: 'minmax(10rem, max-content) 1fr' }} columnGap="4" rowGap="1">
-      {rows.map(([label, value]) => (
-        <Box key={label} display="contents">
+      {rows.map(([label, value, key]) => (
+        <Box key={key ?? label} display="contents">
           <Box as="dt" fontWeight="semibold">
             {label}
           </Box>
@@ -373,6 +376,7 @@ export function DossierPage() {
   const { data: dossier, error, mutate } = useSWR(['/staff/dossiers/:id', id], () => staffApi.dossier(id), { revalidateOnFocus: false });
   const { data: types } = useSWR('/staff/timeline-types', () => staffApi.timelineTypes(), { revalidateOnFocus: false, revalidateIfStale: false });
   const [csvError, setCsvError] = useState<string | null>(null);
+  const steps = useStepNames(t);
 
   const done = async (message: string) => {
     await mutate();
@@ -417,7 +421,7 @@ export function DossierPage() {
             [t('dossier.fields.cnp'), show(dossier.cnp, t)],
             [t('dossier.fields.cui'), show(dossier.cui, t)],
             [t('dossier.fields.flow'), flowLabel(t, dossier.flow)],
-            [t('dossier.fields.step'), dossier.step_id ?? dossier.step],
+            [t('dossier.fields.step'), steps.label(dossier.flow, dossier.step_id)],
             [t('dossier.fields.status'), <span data-testid="dossier-status">{statusLabel(t, dossier.status)}</span>],
             [t('dossier.fields.paid'), show(dossier.paid, t)],
             [t('dossier.fields.partner'), show(dossier.partner, t)],
@@ -427,7 +431,7 @@ export function DossierPage() {
       </Section>
 
       <Section title={t('dossier.profile')} id={sid('profile')}>
-        {Object.keys(dossier.profile ?? {}).length ? <Pairs rows={Object.entries(dossier.profile).map(([k, v]) => [k, show(v, t)])} /> : <Text>{t('dossier.noItems')}</Text>}
+        {Object.keys(dossier.profile ?? {}).length ? <Pairs rows={profileRows(dossier.profile, t).map(([key, label, value]) => [label, show(value, t), key])} /> : <Text>{t('dossier.noItems')}</Text>}
       </Section>
 
       {dossier.company ? (

@@ -2,7 +2,6 @@ import { useEffect, useEffectEvent, useId, useState, type FormEvent } from 'reac
 import { Box, Button, Field, Heading, HStack, Input, NativeSelect, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useSearchParams } from 'react-router';
 import useSWR from 'swr';
-import { FLOWS } from '@/engine/flows';
 import { usePartners } from '@/shared/api/hooks';
 import { AppLink } from '@/shared/components/AppLink';
 import { FlashAlert } from '@/shared/components/FlashAlert';
@@ -11,13 +10,12 @@ import { staffRoleLoader } from '../guards';
 import { staffApi, type DossierQuery } from './api';
 import { formatDateTime, useConsoleT, type ConsoleT } from './i18n';
 import { Cell, DataTable, HeaderCell } from './DataTable';
+import { FLOW_LIST, useStepNames } from './steps';
 
 export const PAGE_SIZE = 20;
 export const FILTERS = ['flow', 'step', 'paid', 'status', 'partner'] as const;
 type Filter = (typeof FILTERS)[number];
 export const STATUSES = ['in_progress', 'submitted', 'paid', 'finalized', 'rejected', 'lost'] as const;
-
-const FLOW_LIST = Object.values(FLOWS);
 
 /** The query the page's address holds (`?search=…&flow=…&page=2`): a search can be bookmarked and shared. */
 function queryOf(params: URLSearchParams): DossierQuery {
@@ -41,17 +39,27 @@ function paramsOf(query: DossierQuery): URLSearchParams {
   return params;
 }
 
-function FilterSelect({ name, label, value, options, onChange, anyLabel }: { name: Filter; label: string; value: string; options: { value: string; label: string }[]; onChange: (name: Filter, value: string) => void; anyLabel: string }) {
+type Option = { value: string; label: string };
+
+/** A filter's choices: plain options, or options in labelled groups (the steps of each flow). */
+function FilterSelect({ name, label, value, options, groups, onChange, anyLabel }: { name: Filter; label: string; value: string; options?: Option[]; groups?: { label: string; options: Option[] }[]; onChange: (name: Filter, value: string) => void; anyLabel: string }) {
+  const list = (items: Option[]) =>
+    items.map((o) => (
+      <option key={o.value} value={o.value}>
+        {o.label}
+      </option>
+    ));
   return (
     <Field.Root>
       <Field.Label>{label}</Field.Label>
       <NativeSelect.Root size="sm">
         <NativeSelect.Field name={name} value={value} onChange={(e) => onChange(name, e.currentTarget.value)}>
           <option value="">{anyLabel}</option>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
+          {options && list(options)}
+          {groups?.map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {list(g.options)}
+            </optgroup>
           ))}
         </NativeSelect.Field>
         <NativeSelect.Indicator />
@@ -79,6 +87,7 @@ export function DossiersPage() {
   const searchId = useId();
   const hintId = `${searchId}-hint`;
   const { data: partners } = usePartners();
+  const steps = useStepNames(t);
   const { data, error, isLoading, mutate } = useSWR(['/staff/dossiers', JSON.stringify(query)], () => staffApi.dossiers(query), { keepPreviousData: true, revalidateOnFocus: false });
 
   const address = paramsOf(query).toString();
@@ -104,7 +113,8 @@ export function DossiersPage() {
   const onFilter = (name: Filter, value: string) => update(name === 'flow' ? { flow: value, step: '' } : { [name]: value });
 
   const flows = query.flow ? FLOW_LIST.filter((f) => f.id === query.flow) : FLOW_LIST;
-  const stepOptions = flows.flatMap((f) => f.steps.map((s) => ({ value: s.id, label: s.id })));
+  // One flow chosen: its steps; none: each flow's steps under its name (both flows start at "Pasul 1").
+  const stepGroups = steps.groups(flows).map((g) => ({ label: flowLabel(t, g.flow.id), options: g.options }));
   const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const page = data?.page ?? query.page ?? 1;
   const filtered = FILTERS.some((f) => query[f]) || Boolean(query.search);
@@ -134,7 +144,7 @@ export function DossiersPage() {
         </Heading>
         <SimpleGrid columns={{ base: 1, sm: 2, lg: 5 }} gap="3">
           <FilterSelect name="flow" label={t('list.flow')} value={query.flow ?? ''} onChange={onFilter} anyLabel={t('list.any')} options={FLOW_LIST.map((f) => ({ value: f.id, label: flowLabel(t, f.id) }))} />
-          <FilterSelect name="step" label={t('list.step')} value={query.step ?? ''} onChange={onFilter} anyLabel={t('list.any')} options={stepOptions} />
+          <FilterSelect name="step" label={t('list.step')} value={query.step ?? ''} onChange={onFilter} anyLabel={t('list.any')} {...(stepGroups.length === 1 ? { options: stepGroups[0].options } : { groups: stepGroups })} />
           <FilterSelect name="paid" label={t('list.paid')} value={query.paid ?? ''} onChange={onFilter} anyLabel={t('list.any')} options={[{ value: 'true', label: t('yes') }, { value: 'false', label: t('no') }]} />
           <FilterSelect name="status" label={t('list.status')} value={query.status ?? ''} onChange={onFilter} anyLabel={t('list.any')} options={STATUSES.map((s) => ({ value: s, label: statusLabel(t, s) }))} />
           <FilterSelect name="partner" label={t('list.partner')} value={query.partner ?? ''} onChange={onFilter} anyLabel={t('list.any')} options={(partners ?? []).map((p) => ({ value: p.slug, label: p.name }))} />
@@ -177,7 +187,7 @@ export function DossiersPage() {
                   <Cell>{d.cnp ?? t('none')}</Cell>
                   <Cell>{d.cui ?? t('none')}</Cell>
                   <Cell>{flowLabel(t, d.flow)}</Cell>
-                  <Cell>{d.step_id ?? d.step}</Cell>
+                  <Cell>{steps.label(d.flow, d.step_id)}</Cell>
                   <Cell>{d.paid ? t('yes') : t('no')}</Cell>
                   <Cell>{statusLabel(t, d.status)}</Cell>
                   <Cell>{d.partner ?? t('none')}</Cell>
