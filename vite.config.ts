@@ -7,6 +7,8 @@ import { precompress } from './scripts/vite-plugin-precompress.ts';
 import { chakraGlobalFromPage, chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
 import { routePages } from './scripts/vite-plugin-route-pages.ts';
 import { rjsfMarkdownOnlyWhenUsed } from './scripts/vite-plugin-rjsf-markdown.ts';
+import { copyLocales } from './scripts/vite-plugin-copy-locales.ts';
+import { flowsDir } from './scripts/vite-plugin-flows-dir.ts';
 
 /**
  * The browser build's Chakra builds its global CSS only when it renders it: a step page's prerendered
@@ -54,7 +56,7 @@ const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 export default defineConfig({
   // One alias for the browser layers (src/shared, src/engine, src/pages, src/app): `@/shared/session`, not `../../app/session`.
   resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
-  plugins: [react(), stepValidators(), chakraSystemForRjsf(), chakraGlobalInStepShells(), rjsfMarkdownOnlyWhenUsed(), routePages(), precompress()],
+  plugins: [copyLocales(), flowsDir(), react(), stepValidators(), chakraSystemForRjsf(), chakraGlobalInStepShells(), rjsfMarkdownOnlyWhenUsed(), routePages(), precompress()],
   build: {
     outDir: 'dist',
     // Maps without a sourceMappingURL comment, moved to build/sourcemaps/ (never served) by precompress().

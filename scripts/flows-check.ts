@@ -4,13 +4,17 @@
  * preview lists too), by default flows/ with schemas/; a copy of them with --flows / --schemas (the
  * locales, widget names and seed data are always the repository's). Prints one line per problem,
  * `<level> <file>#<JSON pointer>: <message>`, then the counts; exits 1 on any error. Here only, every
- * widget of a ready step must have a driver of the flow walker (tests/e2e/drivers.ts).
+ * widget of a ready step must have a driver of the flow walker (tests/e2e/drivers.ts). Before the
+ * counts, as information (neither counted nor changing the exit code), every text of the spec
+ * (content/spec-texts.json) that the locale and flow files no longer have as the spec wrote it:
+ * `info    locales/ro/steps.json#/card/title: differs from the spec ("…")` (server/flows/spec-texts.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkFlows, checkInput, flowEndpoints, readFlowFiles, type CheckInput, type Problem } from '../server/flows/check';
 import { readJsonFile } from '../server/flows/json-file';
+import { formatSpecTextNote, repositorySpecTextNotes, type SpecTextNote } from '../server/flows/spec-texts';
 
 export { checkFlows, type CheckInput, type Problem } from '../server/flows/check';
 
@@ -83,11 +87,12 @@ export async function repositoryInput(options: CheckOptions = {}): Promise<Check
   return checkInput({ files: flows.files, unreadable }, routes.routeExists, { schemasDir, schemasLabel: `${shown(schemasDir)}/`, driverNames: drivers.names });
 }
 
-/** The command's lines: one per problem, then the counts. */
-export function formatProblems(problems: Problem[], fileCount: number): string[] {
+/** The command's lines: one per problem, one per text that differs from the spec's (information), then the counts. */
+export function formatProblems(problems: Problem[], fileCount: number, notes: SpecTextNote[] = []): string[] {
   const errors = problems.filter((p) => p.level === 'error').length;
   return [
     ...problems.map((p) => `${p.level === 'error' ? 'error  ' : 'warning'} ${p.file}${p.path}: ${p.message}`),
+    ...notes.map(formatSpecTextNote),
     `flows:check: ${fileCount} flow file(s), ${errors} error(s), ${problems.length - errors} warning(s)`,
   ];
 }
@@ -118,7 +123,7 @@ async function main() {
   }
   const input = await repositoryInput(options);
   const problems = checkFlows(input);
-  for (const line of formatProblems(problems, input.files.length)) console.log(line);
+  for (const line of formatProblems(problems, input.files.length, repositorySpecTextNotes())) console.log(line);
   process.exit(problems.some((p) => p.level === 'error') ? 1 : 0);
 }
 

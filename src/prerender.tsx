@@ -2,6 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
 import { createI18n, loadStepsNamespace } from './shared/i18n';
 import { FLOWS } from './engine/flows';
+import type { Flow } from './core/flow';
 import { ExistingFlowLayout, RequestingFlowLayout } from './pages/flow/FlowLayout';
 import { StepShell } from './pages/flow/StepShell';
 import { AppProviders } from './shared/providers';
@@ -37,8 +38,8 @@ export async function renderRoute(pathname: string, origin = 'http://localhost')
 
 
 /** The flow file and step whose path is `pathname` (each shell function's lookup). */
-function flowStepAt(pathname: string) {
-  for (const flow of Object.values(FLOWS)) {
+function flowStepAt(pathname: string, flows: Flow[] = Object.values(FLOWS)) {
+  for (const flow of flows) {
     const step = flow.steps.find((s) => s.path === pathname);
     if (step) return { flow, step };
   }
@@ -88,12 +89,13 @@ export function stepShellModules(pathname: string): string[] {
 
 /**
  * A step page's HTML shell (issue 14, LCP of the wizard steps): the flow's header, the step's position,
- * heading and guidance (src/pages/flow/StepShell.tsx) and the footer, as every applicant at that step
- * sees them before the request is known. scripts/prerender.ts puts it in `<div id="shell">` of the
- * step's `dist/pages/<path>.html`, above the app's hidden root (src/shared/shell.ts).
+ * heading and guidance (src/pages/flow/StepShell.tsx) and the footer, as an applicant no variant
+ * applies to sees them (`SHELL_CONTEXT`), before the request is known. scripts/prerender.ts puts it in
+ * `<div id="shell">` of the step's `dist/pages/<path>.html`, above the app's hidden root
+ * (src/shared/shell.ts). `flows`: the flow files (the tests' edited copies).
  */
-export async function renderStepShell(pathname: string, origin = 'http://localhost'): Promise<string> {
-  const { flow } = flowStepAt(pathname);
+export async function renderStepShell(pathname: string, origin = 'http://localhost', flows?: Flow[]): Promise<string> {
+  const { flow } = flowStepAt(pathname, flows);
   const i18n = createI18n();
   await loadStepsNamespace(i18n);
   const Layout = flow.registrationType === RegistrationType.requestingCompany ? RequestingFlowLayout : ExistingFlowLayout;

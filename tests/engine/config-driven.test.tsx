@@ -8,7 +8,8 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import newPfa from '../../flows/new-pfa.json';
 import type { Flow } from '@/core/flow';
 import { Wizard } from '@/engine/Wizard';
-import { fakeApi, fakeServices, renderAt, request, t } from './render';
+import { fakeApi, fakeServices, renderAt, request, stepText, t } from './render';
+import { textPattern } from '../copy';
 
 afterEach(cleanup);
 
@@ -33,9 +34,9 @@ describe('editing JSON changes the page', () => {
     const it = await screen.findByRole('radio', { name: 'Consultanță IT și programare' });
     // Only one primary activity is listed; the others wait behind "Afișează mai multe activități".
     expect(screen.queryByRole('radio', { name: 'Ride-sharing / taxi' })).toBeNull();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Afișează mai multe activități' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: t('steps:activities.more') })).toBeTruthy());
     fireEvent.click(it);
-    expect(await screen.findByText(/autorizația pentru ride-sharing/)).toBeTruthy();
+    expect(await screen.findByText(textPattern(t('steps:activities.taxiNotice')))).toBeTruthy();
   });
 
   it('a copy key, and its text in the locale file', async () => {
@@ -57,20 +58,24 @@ describe('editing JSON changes the page', () => {
     const flow = editedFlow((f) => {
       f.variants.push({
         id: 'partener-nou',
-        description: 'A new partner whose applicants see the card step under another title.',
+        description: 'A new partner whose applicants see the card step under another title, with another offer.',
         when: { partner: 'partener-nou' },
-        steps: { 'requesting-company-step-8': { title: 'steps:questionnaire.title' } },
+        steps: { 'requesting-company-step-8': { title: 'steps:questionnaire.title', copy: { intro: 'steps:identity.intro' } } },
       });
     });
     const partner = { slug: 'partener-nou', is_unaffiliated: false, name: 'Partener nou' };
     const { api } = fakeApi(request('requesting-company-step-8', {}, partner));
     const { unmount } = renderAt('/infiintare-pfa/8', <Wizard registrationType={2} flow={flow} api={api} services={fakeServices()} />);
     expect(await screen.findByRole('heading', { level: 1, name: t('steps:questionnaire.title') })).toBeTruthy();
+    // Their guidance too (the step's prerendered shell keeps the base one: tests/scripts/prerender.test.ts).
+    expect((await screen.findByTestId('step-intro')).textContent).toBe(t('steps:identity.intro'));
     unmount();
 
     const { api: other } = fakeApi(request('requesting-company-step-8'));
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} flow={flow} api={other} services={fakeServices()} />);
-    expect(await screen.findByRole('button', { name: 'Trimite dosar' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: stepText('requesting-company-step-8', 'submit') })).toBeTruthy();
     expect(screen.queryByRole('heading', { level: 1, name: t('steps:questionnaire.title') })).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: stepText('requesting-company-step-8', 'title') })).toBeTruthy();
+    expect(screen.getByTestId('step-intro').textContent).toBe(stepText('requesting-company-step-8', 'intro'));
   });
 });

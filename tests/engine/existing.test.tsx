@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Wizard } from '@/engine/Wizard';
 import type { RegistrationRequest } from '@/core/api-types';
-import { fakeApi, fakeServices, location, renderAt, request as newRequest } from './render';
+import { fakeApi, fakeServices, location, renderAt, request as newRequest, stepText, t } from './render';
+import { textPattern } from '../copy';
 
 afterEach(cleanup);
 
@@ -36,12 +37,12 @@ describe('the existing-PFA wizard (flows/existing-pfa.json)', () => {
       },
     });
     renderAt('/inregistrare/2', <Wizard registrationType={1} api={api} services={fakeServices()} />);
-    expect(await screen.findByRole('heading', { name: 'Care este codul fiscal (CUI/CIF) al PFA-ului tău?' })).toBeTruthy();
-    const input = (await screen.findByLabelText(/Cod fiscal \(CUI\/CIF\)/)) as HTMLInputElement;
-    expect(button('Pasul următor').hasAttribute('disabled')).toBe(true);
+    expect(await screen.findByRole('heading', { name: t('steps:fiscalCode.title') })).toBeTruthy();
+    const input = (await screen.findByLabelText(textPattern(t('steps:fiscalCode.label')))) as HTMLInputElement;
+    expect(button(stepText('existing-company-step-2', 'submit')).hasAttribute('disabled')).toBe(true);
     fireEvent.change(input, { target: { value: 'RO 42157398' } });
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Pasul următor'));
+    await waitFor(() => expect(button(stepText('existing-company-step-2', 'submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(stepText('existing-company-step-2', 'submit')));
     // Under the field, once (not repeated at the step's buttons).
     expect((await screen.findByText('Codul fiscal nu este valid: cifra de control nu corespunde.')).getAttribute('role')).toBe('alert');
     await waitFor(() => expect(input.value).toBe(''));
@@ -55,18 +56,18 @@ describe('the existing-PFA wizard (flows/existing-pfa.json)', () => {
       '/api/registration/existing/confirm/company': () => existing('existing-company-step-4', { company: COMPANY }),
     });
     renderAt('/inregistrare/3', <Wizard registrationType={1} api={api} services={fakeServices()} />);
-    expect(await screen.findByRole('heading', { name: 'Te-am găsit' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: t('steps:confirmCompany.title') })).toBeTruthy();
     expect((await screen.findByTestId('company-name')).textContent).toBe(COMPANY.name);
     await waitFor(() => expect(screen.getByTestId('company-address').textContent).toBe(COMPANY.address));
     await waitFor(() => expect(screen.getByText('F12/345/2020')).toBeTruthy());
     expect(screen.queryByRole('textbox')).toBeNull();
 
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Pasul următor'));
-    expect(await screen.findByRole('heading', { name: 'Procura notarială' })).toBeTruthy();
-    await waitFor(() => expect(screen.getByText(/costă între 100 și 200 de lei/)).toBeTruthy());
+    await waitFor(() => expect(button(stepText('existing-company-step-3', 'submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(stepText('existing-company-step-3', 'submit')));
+    expect(await screen.findByRole('heading', { name: t('steps:confirmCompany.attorney.title') })).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(textPattern(t('steps:confirmCompany.attorney.cost')))).toBeTruthy());
     expect(calls).toEqual([]);
-    fireEvent.click(button('Pasul următor'));
+    fireEvent.click(button(stepText('existing-company-step-3', 'submit')));
     await waitFor(() => expect(location()).toBe('/inregistrare/4'));
     expect(calls).toEqual([{ url: '/api/registration/existing/confirm/company', body: { current_step_identifier: 'existing-company-step-3' } }]);
   });

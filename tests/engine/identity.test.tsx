@@ -5,7 +5,8 @@ import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { IdentitySession, Profile } from '../../widgets/types';
 import userEvent from '@testing-library/user-event';
-import { fakeIdentity, fakeServices, location, renderAt, request } from './render';
+import { fakeIdentity, fakeServices, location, renderAt, request, stepText, t } from './render';
+import { textPattern, textStart } from '../copy';
 import { choose } from '../widgets/helpers';
 
 const COMPLETE: Profile = {
@@ -46,7 +47,14 @@ function api(profile: () => Profile = () => ({})) {
 
 const png = (name: string) => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], name, { type: 'image/png' });
 const input = (context: string) => document.querySelector<HTMLInputElement>(`input[name="${context}"]`)!;
-const next = () => screen.getByRole('button', { name: 'Pasul următor' });
+const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-1', 'submit') });
+/** The photos' names on the step (`contexts`) and in the error texts (`contextNames`). */
+const SLOTS = ['front', 'back', 'face'] as const;
+type Slot = (typeof SLOTS)[number];
+/** A slot's button before its photo: "Alege fotografia: fața buletinului". */
+const chooseName = (slot: Slot) => `${t('steps:identity.choose')}: ${t(`steps:identity.contexts.${slot}`).toLowerCase()}`;
+const previewAlt = (slot: Slot) => t('steps:identity.previewAlt', { label: t(`steps:identity.contexts.${slot}`) });
+const anyPreview = (name: string) => SLOTS.some((slot) => name === previewAlt(slot));
 
 async function uploadAll(prefix = 'buletin') {
   for (const context of ['document-front', 'document-back', 'face']) {
@@ -73,20 +81,20 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     const { engine } = api(() => profile);
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
 
-    expect(await screen.findByRole('heading', { name: 'Totul începe cu buletinul tău' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: t('steps:identity.title') })).toBeTruthy();
     const qr = await screen.findByTestId('identity-qr');
     expect(qr.dataset.link).toContain('redirect=collect-user-profile-step');
-    expect(qr.getAttribute('aria-label')).toBe('Cod QR pentru a continua verificarea pe telefon');
-    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
+    expect(qr.getAttribute('aria-label')).toBe(t('steps:identity.handOver.qrLabel'));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
 
     // Ordered: the back and the selfie wait for the front.
-    const choose = (label: string) => screen.getByRole('button', { name: `Alege fotografia: ${label}` });
-    expect(choose('fața buletinului').hasAttribute('disabled')).toBe(false);
-    expect(choose('spatele buletinului').hasAttribute('disabled')).toBe(true);
-    expect(choose('selfie').hasAttribute('disabled')).toBe(true);
+    const choose = (slot: Slot) => screen.getByRole('button', { name: chooseName(slot) });
+    expect(choose('front').hasAttribute('disabled')).toBe(false);
+    expect(choose('back').hasAttribute('disabled')).toBe(true);
+    expect(choose('face').hasAttribute('disabled')).toBe(true);
     expect(input('document-front').accept).toContain('.heic');
     expect(input('face').getAttribute('capture')).toBeNull();
-    const send = await screen.findByRole('button', { name: 'Trimite pentru verificare' });
+    const send = await screen.findByRole('button', { name: t('steps:identity.submit') });
     expect(send.hasAttribute('disabled')).toBe(true);
 
     await uploadAll();
@@ -98,15 +106,15 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     expect(idv.calls.filter((c) => c === 'createSession')).toHaveLength(1);
     await waitFor(() => expect(send.hasAttribute('disabled')).toBe(false));
     fireEvent.click(send);
-    expect(await screen.findByText(/Verificăm fotografiile tale/)).toBeTruthy();
+    expect(await screen.findByText(textPattern(t('steps:identity.waiting')))).toBeTruthy();
     expect(next().hasAttribute('disabled')).toBe(true);
 
     // Approved at the next 5 s poll; the decision filled the name but no address yet.
     profile = { first_name: 'Ana', last_name: 'Popescu', personal_code: '2900101123458' };
     idv.decide(2);
     await act(() => vi.advanceTimersByTimeAsync(5000));
-    expect(await screen.findByText('Identitatea ta a fost verificată cu succes.')).toBeTruthy();
-    await waitFor(() => expect(screen.getByText('Avem nevoie de adresa ta de domiciliu')).toBeTruthy());
+    expect(await screen.findByText(t('steps:identity.approved'))).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(t('steps:identity.missingAddress'))).toBeTruthy());
     expect(next().hasAttribute('disabled')).toBe(true);
 
   });
@@ -117,20 +125,20 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     const { engine, posts } = api(() => ({ ...named, ...idv.profile() }));
     const user = userEvent.setup({ delay: null });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
-    expect(await screen.findByText('Avem nevoie de adresa ta de domiciliu')).toBeTruthy();
-    await waitFor(() => expect(screen.getAllByRole('img', { name: /Fotografia încărcată/ })).toHaveLength(3));
+    expect(await screen.findByText(t('steps:identity.missingAddress'))).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('img', { name: anyPreview })).toHaveLength(3));
     expect(next().hasAttribute('disabled')).toBe(true);
 
-    await user.click(await screen.findByRole('button', { name: 'Modifică informații' }));
-    await waitFor(() => expect((screen.getByRole('textbox', { name: /^Prenume/ }) as HTMLInputElement).value).toBe('Ana'));
-    await user.type(await screen.findByRole('textbox', { name: /^Locul nașterii/ }), 'Cluj-Napoca');
-    await choose(user, screen.getByRole('combobox', { name: /^Județ/ }), 'Clu', 'Cluj');
-    await choose(user, screen.getByRole('combobox', { name: /^Localitate/ }), 'Clu', 'Cluj-Napoca');
-    await user.type(await screen.findByRole('textbox', { name: /^Stradă/ }), 'Memorandumului');
-    await user.type(await screen.findByRole('textbox', { name: /^Număr/ }), '28');
-    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: t('steps:identity.edit') }));
+    await waitFor(() => expect((screen.getByRole('textbox', { name: textStart(t('steps:address.firstName')) }) as HTMLInputElement).value).toBe('Ana'));
+    await user.type(await screen.findByRole('textbox', { name: textStart(t('steps:address.placeOfBirth')) }), 'Cluj-Napoca');
+    await choose(user, screen.getByRole('combobox', { name: textStart(t('steps:address.county')) }), 'Clu', 'Cluj');
+    await choose(user, screen.getByRole('combobox', { name: textStart(t('steps:address.city')) }), 'Clu', 'Cluj-Napoca');
+    await user.type(await screen.findByRole('textbox', { name: textStart(t('steps:address.street')) }), 'Memorandumului');
+    await user.type(await screen.findByRole('textbox', { name: textStart(t('steps:address.number')) }), '28');
+    await user.click(await screen.findByRole('button', { name: t('steps:address.save') }));
 
-    expect(await screen.findByText('Informațiile au fost modificate.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:identity.saved'))).toBeTruthy();
     await waitFor(() => expect(screen.getByText('Str. Memorandumului nr. 28, Cluj-Napoca, județul Cluj')).toBeTruthy());
     expect(idv.calls).toContain('saveAddress');
     await waitFor(() => expect(next().hasAttribute('disabled')).toBe(false));
@@ -144,82 +152,82 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     const idv = fakeIdentity();
     const { engine } = api();
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
     await uploadAll('reject');
-    fireEvent.click(await screen.findByRole('button', { name: 'Trimite pentru verificare' }));
-    await screen.findByText(/Verificăm fotografiile tale/);
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.submit') }));
+    await screen.findByText(textPattern(t('steps:identity.waiting')));
     idv.decide(3, 'Fotografia documentului nu este clară.');
     await act(() => vi.advanceTimersByTimeAsync(5000));
-    expect(await screen.findByText('Verificarea a fost respinsă. Motivul: Fotografia documentului nu este clară.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:identity.errors.rejected', { reason: 'Fotografia documentului nu este clară.' }))).toBeTruthy();
 
-    fireEvent.click(await screen.findByRole('button', { name: 'Șterge și reîncepe procesul' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.restart') }));
     expect(await screen.findByTestId('identity-qr')).toBeTruthy();
     expect(idv.calls).toContain('deleteSession');
-    expect(screen.queryByText(/Verificarea a fost respinsă/)).toBeNull();
+    expect(screen.queryByText(t('steps:identity.errors.rejected', { reason: 'Fotografia documentului nu este clară.' }))).toBeNull();
   });
 
   it('rejected without a reason shows the generic text', async () => {
     const idv = fakeIdentity({ session_id: 's', custom_id: 'c', status: 3, submitted: true, uploads: UPLOADED });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
-    expect(await screen.findByText('A apărut o eroare în procesul de verificare. Te rugăm să încerci mai tarziu.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:identity.errors.rejectedGeneric'))).toBeTruthy();
   });
 
   it('status 3 with a complete profile, address and three uploads counts as approved', async () => {
     const idv = fakeIdentity({ session_id: 's', custom_id: 'c', status: 3, submitted: true, uploads: UPLOADED });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api(() => COMPLETE).engine} services={fakeServices({ identity: idv.service })} />);
-    expect(await screen.findByText('Identitatea ta a fost verificată cu succes.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:identity.approved'))).toBeTruthy();
     await waitFor(() => expect(next().hasAttribute('disabled')).toBe(false));
-    await waitFor(() => expect(screen.getAllByRole('img', { name: /Fotografia încărcată/ })).toHaveLength(3));
+    await waitFor(() => expect(screen.getAllByRole('img', { name: anyPreview })).toHaveLength(3));
   });
 
   it('reload in the middle restores the screen: uploads done so far, then waiting after submit', async () => {
     const idv = fakeIdentity({ session_id: 's', custom_id: 'c', status: 1, submitted: false, uploads: { ...UPLOADED, face: null } });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
     await waitFor(() => expect(screen.getByTestId('identity-slot-document-front').dataset.state).toBe('completed'));
     await waitFor(() => expect(screen.getByTestId('identity-slot-document-back').dataset.state).toBe('completed'));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: selfie' }).hasAttribute('disabled')).toBe(false));
+    await waitFor(() => expect(screen.getByRole('button', { name: chooseName('face') }).hasAttribute('disabled')).toBe(false));
     cleanup();
 
     idv.setSession({ session_id: 's', custom_id: 'c', status: 4, submitted: true, uploads: UPLOADED });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
-    expect(await screen.findByText(/Verificăm fotografiile tale/)).toBeTruthy();
+    expect(await screen.findByText(textPattern(t('steps:identity.waiting')))).toBeTruthy();
   });
 
   it('an upload failure names the photo in the error banner with the reload hint, and blocks the other uploads', async () => {
     const idv = fakeIdentity();
     idv.failNext('upload', { status: 500, message: '' });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
     fireEvent.change(input('document-front'), { target: { files: [png('fata.png')] } });
-    expect(await screen.findByText('Oops, a apărut o eroare: Încărcarea pentru fața buletinului a eșuat. Te rugăm să încerci din nou.')).toBeTruthy();
-    await waitFor(() => expect(screen.getByText('Reîncarcă pagina și reîncepe verificarea.')).toBeTruthy());
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' }).hasAttribute('disabled')).toBe(true));
+    expect(await screen.findByText(`${t('steps:identity.errors.bannerPrefix')} ${t('steps:identity.errors.upload', { context: t('steps:identity.contextNames.front') })}`)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(t('steps:identity.errors.hintReload'))).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: chooseName('front') }).hasAttribute('disabled')).toBe(true));
   });
 
   it('a failed session start and a failed submit show their texts', async () => {
     const idv = fakeIdentity();
     idv.failNext('createSession', { status: 502, message: '' });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
     fireEvent.change(input('document-front'), { target: { files: [png('fata.png')] } });
-    expect(await screen.findByText(/Nu s-a putut iniția sesiunea de verificare. Te rugăm să încerci din nou./)).toBeTruthy();
+    expect(await screen.findByText(textPattern(t('steps:identity.errors.sessionStart')))).toBeTruthy();
     // Nothing was uploaded: the slot is free to try again.
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' }).hasAttribute('disabled')).toBe(false));
+    await waitFor(() => expect(screen.getByRole('button', { name: chooseName('front') }).hasAttribute('disabled')).toBe(false));
     await uploadAll();
     idv.failNext('submit', { status: 500, message: '' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Trimite pentru verificare' }));
-    expect(await screen.findByText(/Trimiterea pentru verificare a eșuat. Te rugăm să încerci din nou./)).toBeTruthy();
-    await waitFor(() => expect(screen.getByText('Apasă „Șterge și reîncepe procesul” și încarcă din nou fotografiile.')).toBeTruthy());
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.submit') }));
+    expect(await screen.findByText(textPattern(t('steps:identity.errors.submit')))).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(t('steps:identity.errors.hintRestart'))).toBeTruthy());
   });
 
   it('the QR code cannot be made: its error text and the desktop fallback', async () => {
     const idv = fakeIdentity();
     idv.failNext('autoLoginLink', { status: 500, message: '' });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);
-    expect(await screen.findByText('Nu s-a putut genera codul QR. Te rugăm să încerci din nou.')).toBeTruthy();
-    fireEvent.click(await screen.findByRole('button', { name: 'Continuă pe desktop' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Alege fotografia: fața buletinului' })).toBeTruthy());
+    expect(await screen.findByText(t('steps:identity.errors.qr'))).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
+    await waitFor(() => expect(screen.getByRole('button', { name: chooseName('front') })).toBeTruthy());
   });
 
   it('while handed over, the desktop polls every 3 s and shows the photos as they arrive', async () => {
@@ -231,11 +239,11 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     idv.setSession({ session_id: 's', custom_id: 'c', status: 1, submitted: false, uploads: { ...UPLOADED, 'document-back': null, face: null } });
     await act(() => vi.advanceTimersByTimeAsync(3000));
     await waitFor(() => expect(screen.getByTestId('identity-slot-document-front').dataset.state).toBe('completed'));
-    await waitFor(() => expect(screen.getByRole('img', { name: 'Fotografia încărcată: Fața buletinului' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('img', { name: previewAlt('front') })).toBeTruthy());
     // The phone submitted: the desktop waits for the decision too.
     idv.setSession({ session_id: 's', custom_id: 'c', status: 4, submitted: true, uploads: UPLOADED });
     await act(() => vi.advanceTimersByTimeAsync(3000));
-    expect(await screen.findByText(/Verificăm fotografiile tale/)).toBeTruthy();
+    expect(await screen.findByText(textPattern(t('steps:identity.waiting')))).toBeTruthy();
   });
 
   it('a session deleted elsewhere (404 VERIFF_SESSION_NOT_FOUND) says so before the page reloads', async () => {
@@ -244,7 +252,7 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const reloadPage = vi.fn();
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service, reloadPage })} />);
-    expect(await screen.findByText('Sesiunea de verificare nu mai există. Reîncărcăm pagina în câteva secunde…')).toBeTruthy();
+    expect(await screen.findByText(t('steps:identity.sessionLost'))).toBeTruthy();
     // The page reloads through the formContext service 3 s later (spec 000 §4.4), not before.
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(reloadPage).not.toHaveBeenCalled();

@@ -6,7 +6,7 @@ import { Wizard } from '@/engine/Wizard';
 import { preloadCurrentStep, preloadStep, preloadStepAt } from '@/engine/preload';
 import { loadedValidator } from '@/engine/validators';
 import { FLOWS } from '@/engine/flows';
-import { fakeApi, fakeServices, renderAt, request } from './render';
+import { fakeApi, fakeServices, renderAt, request, t } from './render';
 import { fields, lazyComponent, preloadStepComponents, widgets } from '../../widgets/registry';
 
 afterEach(cleanup);
@@ -46,7 +46,7 @@ describe('step preloading (the validator and widgets arrive with the request)', 
     const { api } = fakeApi(request('requesting-company-step-4'));
     const initialRequest = Promise.resolve(request('requesting-company-step-4'));
     renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} initialRequest={initialRequest} />);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Ești căsătorit(ă)?' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: t('steps:civilStatus.title') })).toBeTruthy();
     expect(api.get).not.toHaveBeenCalled();
   });
 });

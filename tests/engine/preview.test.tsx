@@ -8,7 +8,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import newPfa from '../../flows/new-pfa.json';
 import { resolveFlow, type Flow, type SubmitPlan } from '@/core/flow';
 import { StepRunner, type StepPreview } from '@/engine/StepRunner';
-import { fakeApi, fakeServices, renderAt, request } from './render';
+import { fakeApi, fakeServices, renderAt, request, stepText, t } from './render';
 
 afterEach(cleanup);
 
@@ -29,7 +29,7 @@ describe('StepRunner with a preview', () => {
   it('starts from the given form data and hands the plan to the preview, not to the API', async () => {
     const plans: SubmitPlan[] = [];
     const { calls, onRequest } = renderPreview({ submit: async (plan) => void plans.push(plan), previous: vi.fn() }, { ghiseu_card_requested: 1 });
-    fireEvent.click(await screen.findByRole('button', { name: 'Trimite dosar' }));
+    fireEvent.click(await screen.findByRole('button', { name: stepText('requesting-company-step-8', 'submit') }));
     await waitFor(() => expect(plans).toHaveLength(1));
     expect(plans[0]).toMatchObject({ endpoint: '/api/registration/collect/card', body: { ghiseu_card_requested: 1, current_step_identifier: 'requesting-company-step-8' } });
     expect(calls).toEqual([]);
@@ -41,7 +41,7 @@ describe('StepRunner with a preview', () => {
       throw { status: 422, message: 'Datele trimise nu sunt valide.', fieldErrors: { ghiseu_card_requested: ['Câmpul este obligatoriu.'] } };
     });
     renderPreview({ submit, previous: vi.fn() });
-    const next = await screen.findByRole('button', { name: 'Trimite dosar' });
+    const next = await screen.findByRole('button', { name: stepText('requesting-company-step-8', 'submit') });
     await waitFor(() => expect((next as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(next);
     expect(await screen.findByText('Câmpul este obligatoriu.')).toBeTruthy();
@@ -51,7 +51,7 @@ describe('StepRunner with a preview', () => {
   it('asks the preview for the previous step', async () => {
     const previous = vi.fn();
     renderPreview({ submit: vi.fn(), previous });
-    fireEvent.click(await screen.findByRole('button', { name: 'Înapoi' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:common.previous') }));
     expect(previous).toHaveBeenCalledTimes(1);
   });
 });

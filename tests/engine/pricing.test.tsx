@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Wizard } from '@/engine/Wizard';
 import type { RegistrationRequest } from '@/core/api-types';
-import { fakeApi, fakeServices, location, renderAt, request } from './render';
+import { fakeApi, fakeServices, location, renderAt, request, stepText, t } from './render';
+import { textPattern, textStart } from '../copy';
 
 afterEach(cleanup);
 
@@ -20,7 +21,8 @@ function pricingRequest(partner: Partial<RegistrationRequest['partner']> & { slu
   return { ...request(STEP, {}, partner), ...extra, partner: { ...request(STEP).partner, ...partner } };
 }
 
-const wantButton = () => screen.getByRole('button', { name: /Vreau/ });
+/** "Vreau Ghișeu" (and its short form beside it, for phones). */
+const wantButton = () => screen.getByRole('button', { name: textStart(stepText(STEP, 'submit')) });
 
 describe('the pricing step (flows/new-pfa.json step 9)', () => {
   it('shows the partner title, description, price, four features and footnote; "Vreau Ghișeu" stores the price and opens the payment page', async () => {
@@ -30,20 +32,20 @@ describe('the pricing step (flows/new-pfa.json step 9)', () => {
       '/api/stripe/redirect': () => ({ success: true, error_code: null, redirect_url: 'http://localhost:3000/checkout/pay_1' }),
     });
     renderAt('/infiintare-pfa/9', <Wizard registrationType={2} api={api} services={fakeServices()} onRedirect={onRedirect} />);
-    expect(await screen.findByRole('heading', { name: 'Cât costă Ghișeu pentru colaboratorii iCredit?' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: stepText(STEP, 'title', { partner: ICREDIT.name }) })).toBeTruthy();
     expect(await screen.findByText(ICREDIT.description)).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('price-amount').textContent).toBe('130 lei/lună'));
+    await waitFor(() => expect(screen.getByTestId('price-amount').textContent).toBe(t('steps:pricing.perMonth', { amount: '130' })));
     await waitFor(() => expect(screen.getByTestId('price-footnote').textContent).toContain('130 lei/lună în primele 3 luni, inclusiv înființarea, apoi 72 lei/lună'));
     for (const feature of [
-      'Preluăm datele firmei și aducem contabilitatea la zi',
-      'Registre contabile mereu la zi',
-      'Facturi electronice (e-Factura) prin Spațiul Privat Virtual ANAF',
-      'Depunem toate declarațiile fiscale și îți amintim de plăți',
+      t('steps:pricing.features.transfer'),
+      t('steps:pricing.features.registers'),
+      t('steps:pricing.features.einvoice'),
+      t('steps:pricing.features.filings'),
     ]) {
       await waitFor(() => expect(screen.getByText(feature)).toBeTruthy());
     }
     // Both labels are there; CSS shows the long one from 1280 px and the short one below.
-    expect(wantButton().textContent).toBe('Vreau GhișeuVreau');
+    expect(wantButton().textContent).toBe(stepText(STEP, 'submit') + stepText(STEP, 'submitShort'));
 
     await waitFor(() => expect(wantButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(wantButton());
@@ -69,10 +71,10 @@ describe('the pricing step (flows/new-pfa.json step 9)', () => {
     });
     const onRedirect = vi.fn();
     renderAt('/infiintare-pfa/9', <Wizard registrationType={2} api={api} services={fakeServices()} onRedirect={onRedirect} />);
-    expect(await screen.findByRole('heading', { name: 'Cât costă Ghișeu?' })).toBeTruthy();
-    await screen.findByText('1.190 lei/an');
+    expect(await screen.findByRole('heading', { name: t('steps:pricing.titleUnaffiliated') })).toBeTruthy();
+    await screen.findByText(t('steps:pricing.perYear', { amount: '1.190' }));
     expect(wantButton().hasAttribute('disabled')).toBe(true);
-    fireEvent.click(await screen.findByRole('radio', { name: /1\.190 lei\/an/ }));
+    fireEvent.click(await screen.findByRole('radio', { name: textPattern(t('steps:pricing.perYear', { amount: '1.190' })) }));
     await waitFor(() => expect(wantButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(wantButton());
     await waitFor(() => expect(onRedirect).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'));
@@ -88,7 +90,7 @@ describe('the pricing step (flows/new-pfa.json step 9)', () => {
     renderAt('/infiintare-pfa/9', <Wizard registrationType={2} api={api} services={fakeServices()} onRedirect={onRedirect} />);
     await waitFor(() => expect(wantButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(wantButton());
-    expect(await screen.findByText('Plata nu poate fi pornită acum. Te rugăm să încerci din nou în câteva minute.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:pricing.errors.payment_unavailable'))).toBeTruthy();
     expect(onRedirect).not.toHaveBeenCalled();
     await waitFor(() => expect(wantButton().hasAttribute('disabled')).toBe(false));
   });
@@ -101,7 +103,7 @@ describe('the pricing step (flows/new-pfa.json step 9)', () => {
     renderAt('/infiintare-pfa/9', <Wizard registrationType={2} api={api} services={fakeServices()} onRedirect={vi.fn()} />);
     await waitFor(() => expect(wantButton().hasAttribute('disabled')).toBe(false));
     fireEvent.click(wantButton());
-    expect(await screen.findByText('Nu am putut deschide pagina de plată. Te rugăm să încerci din nou.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:pricing.errors.unknown'))).toBeTruthy();
   });
 
   it('a paid new-PFA request is sent to the status page (the flow’s paidRoute)', async () => {

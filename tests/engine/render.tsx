@@ -7,6 +7,7 @@ import { vi } from 'vitest';
 import type { DossierService, IdentityContext, IdentityService, IdentitySession, PlacesService, Profile, StepServices } from '../../widgets/types';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
+import { FLOWS } from '@/engine/flows';
 
 /** `t` over the real Romanian step copy, with {{var}} interpolation. */
 export function t(key: string, vars: Record<string, unknown> = {}): string {
@@ -16,6 +17,23 @@ export function t(key: string, vars: Record<string, unknown> = {}): string {
   // Like i18next: a missing key reads `defaultValue` when one is given.
   if (typeof node !== 'string') return typeof vars.defaultValue === 'string' ? vars.defaultValue : key;
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String({ product: 'Ghișeu', ...vars }[name] ?? ''));
+}
+
+/**
+ * A step's text as its flow file gives it (flows/*.json): its `title`, `name`, or an entry of its
+ * `copy` (`submit`: the step's button, `steps:common.next` when the file names none, as StepRunner
+ * shows it), through `t`. Tests assert what the flow file says, so an edit of the file or of the
+ * locale text leaves them right.
+ */
+export function stepText(stepId: string, part: string, vars: Record<string, unknown> = {}): string {
+  const step = Object.values(FLOWS)
+    .flatMap((flow) => flow.steps)
+    .find((s) => s.id === stepId);
+  if (!step) throw new Error(`no step ${stepId} in the flow files`);
+  const copy = (step.copy ?? {}) as Record<string, unknown>;
+  const key = part === 'title' || part === 'name' ? step[part] : part === 'submit' ? (copy.submit ?? 'steps:common.next') : copy[part];
+  if (typeof key !== 'string') throw new Error(`step ${stepId} has no ${part} in its flow file`);
+  return t(key, vars);
 }
 
 export function fakeServices(overrides: Partial<StepServices> = {}): StepServices {

@@ -6,12 +6,13 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { BaseInputTemplate, FieldErrorTemplate } from '@/engine/templates';
 import { toErrorSchema, translateUiSchema } from '@/engine/translate-ui';
 import { stepValidator } from '@/engine/validators';
+import { t } from './render';
 
 afterEach(cleanup);
 
 describe('engine templates', () => {
   it('link every label to its input and announce the server error under it', async () => {
-    const schema: RJSFSchema = { type: 'object', properties: { fiscal_code: { type: 'string', title: 'Cod fiscal (CUI/CIF)' } } };
+    const schema: RJSFSchema = { type: 'object', properties: { fiscal_code: { type: 'string', title: t('steps:fiscalCode.label') } } };
     render(
       <ChakraProvider value={defaultSystem}>
         <Form
@@ -24,7 +25,7 @@ describe('engine templates', () => {
         />
       </ChakraProvider>,
     );
-    const input = await screen.findByLabelText('Cod fiscal (CUI/CIF)');
+    const input = await screen.findByLabelText(t('steps:fiscalCode.label'));
     expect(input.tagName).toBe('INPUT');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Cifra de control a CUI-ului nu este corectă.');

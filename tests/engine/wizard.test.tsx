@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Wizard } from '@/engine/Wizard';
-import { fakeApi, fakeServices, location, renderAt, request } from './render';
+import { fakeApi, fakeServices, location, renderAt, request, stepText, t } from './render';
+import { textPattern } from '../copy';
 
 afterEach(cleanup);
 
@@ -11,16 +12,16 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
   it('jumps from the base path to the current step and shows progress', async () => {
     const { api } = fakeApi(request('requesting-company-step-4'));
     renderAt('/infiintare-pfa', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    expect(await screen.findByRole('heading', { name: 'Ești căsătorit(ă)?' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: t('steps:civilStatus.title') })).toBeTruthy();
     expect(location()).toBe('/infiintare-pfa/4');
-    await waitFor(() => expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10'));
+    await waitFor(() => expect(screen.getByTestId('wizard-progress').textContent).toBe(t('steps:common.progress', { position: 5, total: 10 })));
   });
 
   it('shows the step name from the flow file beside the counter', async () => {
     const { api } = fakeApi(request('requesting-company-step-4'));
     renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    await waitFor(() => expect(screen.getByTestId('wizard-step-name').textContent).toBe('Stare civilă'));
-    expect(screen.getByTestId('wizard-progress').textContent).toBe('Pasul 5 din 10');
+    await waitFor(() => expect(screen.getByTestId('wizard-step-name').textContent).toBe(t('steps:names.civilStatus')));
+    expect(screen.getByTestId('wizard-progress').textContent).toBe(t('steps:common.progress', { position: 5, total: 10 }));
   });
 
   it('identity: the flow file’s intro, privacy note (with the privacy page) and photo tips above the widget', async () => {
@@ -29,20 +30,20 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api} services={services} />);
     const note = await screen.findByTestId('step-privacy-note');
     // What the three photos are, once: the flow file's copy `intro` (so also in the step's prerendered shell), first.
-    const intro = screen.getAllByText('Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie. Le folosim doar pentru verificarea identității tale.');
+    const intro = screen.getAllByText(stepText('requesting-company-step-1', 'intro'));
     expect(intro).toHaveLength(1);
     expect(intro[0].getAttribute('data-testid')).toBe('step-intro');
     expect(intro[0].compareDocumentPosition(note) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(note.textContent).toMatch(/^Fotografiile buletinului și selfie-ul sunt folosite doar pentru verificarea identității tale/);
-    expect(within(note).getByRole('link', { name: 'Politica de confidențialitate' }).getAttribute('href')).toBe('/confidentialitate');
-    const tips = screen.getByRole('region', { name: 'Sfaturi pentru fotografii clare' });
-    expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
+    expect(note.textContent?.startsWith(stepText('requesting-company-step-1', 'privacyNote'))).toBe(true);
+    expect(within(note).getByRole('link', { name: t('steps:common.privacyLink') }).getAttribute('href')).toBe('/confidentialitate');
+    const tips = screen.getByRole('region', { name: stepText('requesting-company-step-1', 'tipsTitle') });
+    expect(within(tips).getAllByRole('listitem')).toHaveLength(stepText('requesting-company-step-1', 'tips').split('\n').filter(Boolean).length);
   });
 
   it('step guard: typing another step’s URL lands on the current step', async () => {
     const { api } = fakeApi(request('requesting-company-step-2'));
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    expect(await screen.findByRole('heading', { name: 'Ce activitate vei avea ?' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: t('steps:activities.title') })).toBeTruthy();
     expect(location()).toBe('/infiintare-pfa/2');
   });
 
@@ -51,11 +52,11 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       '/api/registration/open': () => request('requesting-company-step-1', { questionnaire: ['niciuna'] }),
     });
     renderAt('/infiintare-pfa/0', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    await screen.findByText('Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:');
-    const next = await screen.findByRole('button', { name: 'Mergi la următorul pas' });
+    await screen.findByText(t('steps:questionnaire.title'));
+    const next = await screen.findByRole('button', { name: t('steps:questionnaire.submit') });
     expect(next.hasAttribute('disabled')).toBe(true);
     // The flow file's copy.required says why.
-    const hint = await screen.findByText('Bifează cel puțin o opțiune.');
+    const hint = await screen.findByText(t('steps:questionnaire.required'));
     expect(next.getAttribute('aria-describedby')).toBe(hint.id);
 
     const sells = await screen.findByRole('checkbox', { name: /Voi vinde produse/ });
@@ -75,14 +76,14 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     fireEvent.click(sells);
     fireEvent.click(none);
 
-    await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
-    expect(screen.queryByText('Bifează cel puțin o opțiune.')).toBeNull();
-    fireEvent.click(button('Mergi la următorul pas'));
-    await screen.findByRole('heading', { name: 'Totul începe cu buletinul tău' });
+    await waitFor(() => expect(button(t('steps:questionnaire.submit')).hasAttribute('disabled')).toBe(false));
+    expect(screen.queryByText(t('steps:questionnaire.required'))).toBeNull();
+    fireEvent.click(button(t('steps:questionnaire.submit')));
+    await screen.findByRole('heading', { name: t('steps:identity.title') });
     expect(calls).toEqual([{ url: '/api/registration/open', body: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }]);
     expect(location()).toBe('/infiintare-pfa/1');
     // The identity step: "Pasul următor" waits for the verification.
-    expect((await screen.findByRole('button', { name: 'Pasul următor' })).hasAttribute('disabled')).toBe(true);
+    expect((await screen.findByRole('button', { name: stepText('requesting-company-step-1', 'submit') })).hasAttribute('disabled')).toBe(true);
   });
 
   it('questionnaire: another reason marks the request lost with the first ticked and leaves for the info page', async () => {
@@ -97,8 +98,8 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     const sells = (await screen.findByRole('checkbox', { name: /Voi vinde produse/ })) as HTMLInputElement;
     fireEvent.click(sells);
     await waitFor(() => expect(sells.checked).toBe(true));
-    await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Mergi la următorul pas'));
+    await waitFor(() => expect(button(t('steps:questionnaire.submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(t('steps:questionnaire.submit')));
     await waitFor(() => expect(location()).toBe('/inregistrare/chestionar/info'));
     expect(calls).toEqual([{ url: '/api/mark-as-lost', body: { reason_identifier: 'vinde-produse' } }]);
   });
@@ -109,15 +110,15 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     });
     renderAt('/infiintare-pfa/2', <Wizard registrationType={2} api={api} services={fakeServices()} />);
     fireEvent.click(await screen.findByRole('radio', { name: 'Ride-sharing / taxi' }));
-    expect(await screen.findByText(/autorizația pentru ride-sharing/)).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Afișează mai multe activități' })).toBeTruthy());
+    expect(await screen.findByText(textPattern(t('steps:activities.taxiNotice')))).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: t('steps:activities.more') })).toBeTruthy());
 
-    fireEvent.click(await screen.findByRole('radio', { name: 'Nu găsesc activitatea' }));
-    const details = await screen.findByLabelText(/Descrie pe scurt activitatea ta/);
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(true));
+    fireEvent.click(await screen.findByRole('radio', { name: t('steps:activities.notFound') }));
+    const details = await screen.findByLabelText(textPattern(t('steps:activities.detailsLabel')));
+    await waitFor(() => expect(button(stepText('requesting-company-step-2', 'submit')).hasAttribute('disabled')).toBe(true));
     fireEvent.change(details, { target: { value: 'Restaurez mobilă' } });
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Pasul următor'));
+    await waitFor(() => expect(button(stepText('requesting-company-step-2', 'submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(stepText('requesting-company-step-2', 'submit')));
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/3'));
     expect(calls[0]).toEqual({
       url: '/api/registration/collect/company',
@@ -130,14 +131,14 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       '/api/registration/collect/civil-status': () => request('requesting-company-step-5'),
     });
     renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Căsătorit(ă)' }));
-    expect(await screen.findByText('Căsătorit, dar cum?')).toBeTruthy();
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(true));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:civilStatus.married') }));
+    expect(await screen.findByText(t('steps:civilStatus.regimeLabel'))).toBeTruthy();
+    await waitFor(() => expect(button(stepText('requesting-company-step-4', 'submit')).hasAttribute('disabled')).toBe(true));
     fireEvent.click(await screen.findByRole('radio', { name: 'Separația de bunuri' }));
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Necăsătorit(ă)'));
-    await waitFor(() => expect(screen.queryByText('Căsătorit, dar cum?')).toBeNull());
-    fireEvent.click(button('Pasul următor'));
+    await waitFor(() => expect(button(stepText('requesting-company-step-4', 'submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(t('steps:civilStatus.notMarried')));
+    await waitFor(() => expect(screen.queryByText(t('steps:civilStatus.regimeLabel'))).toBeNull());
+    fireEvent.click(button(stepText('requesting-company-step-4', 'submit')));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0].body).toEqual({ is_married: false, marital_status_id: null, current_step_identifier: 'requesting-company-step-4' });
   });
@@ -150,10 +151,10 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       return request('requesting-company-step-5') as never;
     });
     renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Căsătorit(ă)' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:civilStatus.married') }));
     fireEvent.click(await screen.findByRole('radio', { name: 'Separația de bunuri' }));
-    await waitFor(() => expect(button('Pasul următor').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Pasul următor'));
+    await waitFor(() => expect(button(stepText('requesting-company-step-4', 'submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(stepText('requesting-company-step-4', 'submit')));
     await waitFor(() => expect(forms).toHaveLength(1));
     expect(forms[0].url).toBe('/api/registration/collect/civil-status');
     expect(forms[0].fields).toEqual({ is_married: 'true', marital_status_id: expect.stringMatching(/^\d+$/), current_step_identifier: 'requesting-company-step-4' });
@@ -164,27 +165,27 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     const { api } = fakeApi(request('requesting-company-step-8'), {
       '/api/registration/collect/card': () => {
         attempts += 1;
-        throw { status: 422, message: 'Datele trimise nu sunt valide.', fieldErrors: { ghiseu_card_requested: ['Alege una dintre variante.'] } };
+        throw { status: 422, message: 'Datele trimise nu sunt valide.', fieldErrors: { ghiseu_card_requested: [t('steps:card.required')] } };
       },
     });
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    const send = await screen.findByRole('button', { name: 'Trimite dosar' });
+    const send = await screen.findByRole('button', { name: t('steps:card.submit') });
     expect(send.hasAttribute('disabled')).toBe(true);
     // One heading from the locale file; the schema's developer description (schemas/card.json) stays hidden.
     await waitFor(() => expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1));
     expect(screen.queryByText(/Card interest \(spec 001/)).toBeNull();
     // The offer (spec 001 §2 item 7), once: the flow file's copy `intro`, under the heading, above the choice.
-    const offer = screen.getAllByText('Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.');
+    const offer = screen.getAllByText(stepText('requesting-company-step-8', 'intro'));
     expect(offer).toHaveLength(1);
     expect(offer[0].getAttribute('data-testid')).toBe('step-intro');
-    expect(offer[0].compareDocumentPosition(await screen.findByRole('radio', { name: 'Da, m-ar interesa' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    fireEvent.click(await screen.findByRole('radio', { name: 'Da, m-ar interesa' }));
-    await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Trimite dosar'));
-    expect(await screen.findByText('Alege una dintre variante.')).toBeTruthy();
-    expect(button('Trimite dosar').hasAttribute('disabled')).toBe(true);
-    fireEvent.click(await screen.findByRole('radio', { name: 'Nu, mulțumesc' }));
-    await waitFor(() => expect(screen.queryByText('Alege una dintre variante.')).toBeNull());
+    expect(offer[0].compareDocumentPosition(await screen.findByRole('radio', { name: t('steps:card.yes') })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    fireEvent.click(await screen.findByRole('radio', { name: t('steps:card.yes') }));
+    await waitFor(() => expect(button(t('steps:card.submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(t('steps:card.submit')));
+    expect(await screen.findByText(t('steps:card.required'))).toBeTruthy();
+    expect(button(t('steps:card.submit')).hasAttribute('disabled')).toBe(true);
+    fireEvent.click(await screen.findByRole('radio', { name: t('steps:card.no') }));
+    await waitFor(() => expect(screen.queryByText(t('steps:card.required'))).toBeNull());
     expect(attempts).toBe(1);
   });
 
@@ -194,11 +195,11 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       '/api/registration/collect/card': () => new Promise((resolve) => (answer = resolve)),
     });
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    fireEvent.click(await screen.findByRole('radio', { name: 'Da, m-ar interesa' }));
-    await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Trimite dosar'));
-    await waitFor(() => expect(button('Trimite dosar').hasAttribute('data-loading')).toBe(true));
-    expect(button('Trimite dosar').hasAttribute('disabled')).toBe(true);
+    fireEvent.click(await screen.findByRole('radio', { name: t('steps:card.yes') }));
+    await waitFor(() => expect(button(t('steps:card.submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(t('steps:card.submit')));
+    await waitFor(() => expect(button(t('steps:card.submit')).hasAttribute('data-loading')).toBe(true));
+    expect(button(t('steps:card.submit')).hasAttribute('disabled')).toBe(true);
     answer(request('requesting-company-step-9'));
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/9'));
   });
@@ -211,9 +212,9 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       },
     });
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} onStale={onStale} />);
-    fireEvent.click(await screen.findByRole('radio', { name: 'Nu, mulțumesc' }));
-    await waitFor(() => expect(button('Trimite dosar').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Trimite dosar'));
+    fireEvent.click(await screen.findByRole('radio', { name: t('steps:card.no') }));
+    await waitFor(() => expect(button(t('steps:card.submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(t('steps:card.submit')));
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/9'));
     expect(onStale).toHaveBeenCalledOnce();
   });
@@ -229,10 +230,10 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
     const none = await screen.findByRole('checkbox', { name: /Niciuna dintre acestea/ });
     expect(location()).toBe('/infiintare-pfa/0');
     await waitFor(() => expect((none as HTMLInputElement).checked).toBe(true));
-    await waitFor(() => expect(button('Mergi la următorul pas').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Mergi la următorul pas'));
+    await waitFor(() => expect(button(t('steps:questionnaire.submit')).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(button(t('steps:questionnaire.submit')));
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/4'));
-    expect(await screen.findByRole('heading', { name: 'Ești căsătorit(ă)?' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: t('steps:civilStatus.title') })).toBeTruthy();
     expect(onStale).toHaveBeenCalledOnce();
     expect(calls).toEqual([{ url: '/api/registration/open', body: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }]);
   });
@@ -242,10 +243,10 @@ describe('the new-PFA wizard (flows/new-pfa.json)', () => {
       '/api/registration/steps/previous': () => request('requesting-company-step-7'),
     });
     renderAt('/infiintare-pfa/8', <Wizard registrationType={2} api={api} services={fakeServices()} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Înapoi' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:common.previous') }));
     await waitFor(() => expect(location()).toBe('/infiintare-pfa/7'));
     expect(calls).toEqual([{ url: '/api/registration/steps/previous', body: { current_step_identifier: 'requesting-company-step-8' } }]);
-    await waitFor(() => expect(within(document.body).getByText('Dosarul tău este gata')).toBeTruthy());
+    await waitFor(() => expect(within(document.body).getByText(t('steps:overview.title'))).toBeTruthy());
   });
 });
 
@@ -257,7 +258,7 @@ describe('a step page’s prerendered shell (src/shared/shell.ts)', () => {
     const shell = document.createElement('div');
     shell.id = 'shell';
     shell.setAttribute('data-route', route);
-    shell.textContent = 'Ești căsătorit(ă)? (prerendered)';
+    shell.textContent = `${t('steps:civilStatus.title')} (prerendered)`;
     document.body.prepend(shell);
     return shell;
   }
@@ -270,7 +271,7 @@ describe('a step page’s prerendered shell (src/shared/shell.ts)', () => {
     expect(screen.queryByRole('heading')).toBeNull();
     expect(shell.isConnected).toBe(true);
     answer(request('requesting-company-step-4'));
-    expect(await screen.findByRole('heading', { name: 'Ești căsătorit(ă)?' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: t('steps:civilStatus.title') })).toBeTruthy();
     expect(shell.isConnected).toBe(false);
   });
 

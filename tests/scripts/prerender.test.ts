@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { flowStartPaths, renderRoute, renderStepShell, stepShellAsks, stepShellModules, stepShellPaths } from '@/prerender';
-import { FLOWS } from '@/engine/flows';
-import { shellParts } from '@/pages/flow/StepShell';
+import { FLOWS as FLOW_FILES } from '@/engine/flows';
+import { SHELL_CONTEXT, shellStep } from '@/pages/flow/StepShell';
+import { resolveFlow, type Flow } from '@/core/flow';
+import { localeText } from '../copy';
 import { ROUTE_PAGES, withLowPriorityScripts } from '../../scripts/vite-plugin-route-pages';
 import { nextPageFiles, staticChunks, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
+
+const FLOWS: Flow[] = Object.values(FLOW_FILES);
+
+/** Text as react-dom/server writes it into HTML. */
+const inHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The HTML a guest sees before any JavaScript ran (issue 14): the real page, in Romanian, with its styles. */
 describe('guest pages prerendered at build time', () => {
@@ -67,31 +75,76 @@ describe('step shells (the HTML of a step before the app has loaded)', () => {
     expect(stepShellPaths()).toContain('/inregistrare/7');
   });
 
+  /** A step's text as its flow file names it (`title`, or an entry of its `copy`), from the locale file. */
+  const stepText = (path: string, part: string, vars: Record<string, unknown> = {}) => {
+    const step = Object.values(FLOWS)
+      .flatMap((f) => f.steps)
+      .find((s) => s.path === path)!;
+    const key = part === 'title' ? step.title : (step.copy as Record<string, string>)[part];
+    return localeText(key, vars);
+  };
+  const progress = (position: number, total: number) => localeText('steps:common.progress', { position, total });
+
   it.each([
-    ['/infiintare-pfa/0', ['Înființare PFA', 'Pasul 1 din 10', 'Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:', 'Ieșire din cont']],
-    ['/inregistrare/2', ['Registrare PFA', 'Pasul 2 din 7', 'Care este codul fiscal (CUI/CIF) al PFA-ului tău?']],
+    ['/infiintare-pfa/0', () => [localeText('common:flows.new'), progress(1, 10), stepText('/infiintare-pfa/0', 'title'), localeText('common:logout')]],
+    ['/inregistrare/2', () => [localeText('common:flows.existing'), progress(2, 7), stepText('/inregistrare/2', 'title')]],
     // The identity step's intro is its flow file's copy too (what the three photos are, for every applicant).
-    ['/infiintare-pfa/1', ['Pasul 2 din 10', 'Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie.', 'Fotografiile buletinului și selfie-ul sunt folosite']],
-    ['/inregistrare/5', ['Registrare PFA', 'Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie.']],
+    ['/infiintare-pfa/1', () => [progress(2, 10), stepText('/infiintare-pfa/1', 'intro'), stepText('/infiintare-pfa/1', 'privacyNote')]],
+    ['/inregistrare/5', () => [localeText('common:flows.existing'), stepText('/inregistrare/5', 'intro')]],
     // The card step's offer is its flow file's copy `intro`: readable before the app has loaded.
-    ['/infiintare-pfa/8', ['Pasul 9 din 10', 'Vrei un card gratuit pentru PFA?', 'Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.']],
-    ['/inregistrare/7', ['Registrare PFA', 'Vrei un card gratuit pentru PFA?', 'Îți putem deschide un cont bancar pentru PFA cu card gratuit']],
+    ['/infiintare-pfa/8', () => [progress(9, 10), stepText('/infiintare-pfa/8', 'title'), stepText('/infiintare-pfa/8', 'intro')]],
+    ['/inregistrare/7', () => [localeText('common:flows.existing'), stepText('/inregistrare/7', 'title'), stepText('/inregistrare/7', 'intro')]],
   ])('%s: the header, the position, the heading and the guidance, in Romanian', async (route, texts) => {
     const html = await renderStepShell(route);
-    for (const text of texts) expect(html).toContain(text);
+    for (const text of texts()) expect(html).toContain(inHtml(text));
     expect(html).toMatch(/<h1[^>]*>/);
     expect(html).toMatch(/<header/);
     expect(html).toMatch(/<footer/);
   });
 
-  it('no heading where a variant changes the title (the pricing step names the partner), no guidance where a variant changes the copy', async () => {
+  it('the pricing step: the title of an applicant without a partner (a partner\'s name is the app\'s to fill in)', async () => {
     const pricing = await renderStepShell('/infiintare-pfa/9');
-    expect(pricing).toContain('Pasul 10 din 10');
-    expect(pricing).not.toMatch(/<h1/);
-    const newFlow = FLOWS[2];
-    expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-9')!)).toEqual({ title: false, copy: true });
-    expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-7')!)).toEqual({ title: true, copy: false });
-    expect(shellParts(newFlow, newFlow.steps.find((s) => s.id === 'requesting-company-step-0')!)).toEqual({ title: true, copy: true });
+    expect(pricing).toContain(inHtml(progress(10, 10)));
+    expect(pricing).toMatch(new RegExp(`<h1[^>]*>${escapeRegExp(inHtml(localeText('steps:pricing.titleUnaffiliated')))}</h1>`));
+    // Without the flow files' variant for unaffiliated applicants, the title needs the partner: no heading then.
+    const withoutVariant = FLOWS.map((flow) => ({ ...flow, variants: (flow.variants ?? []).filter((v) => v.id !== 'unaffiliated') }));
+    expect(await renderStepShell('/infiintare-pfa/9', undefined, withoutVariant)).not.toMatch(/<h1/);
+  });
+
+  it("a copy variant for one partner: the shell keeps the base title and guidance, the partner's applicants get theirs from the app", async () => {
+    // A partner whose applicants read other copy on the card step (its title and offer): product staff's JSON, no code.
+    const card = FLOW_FILES[2].steps.find((s) => s.path === '/infiintare-pfa/8')!;
+    const edited = FLOWS.map((flow) =>
+      flow.id !== 'new-pfa'
+        ? flow
+        : {
+            ...flow,
+            variants: [
+              ...(flow.variants ?? []),
+              { id: 'partener-nou', description: 'Other card copy for one partner.', when: { partner: 'partener-nou' }, steps: { [card.id]: { title: 'steps:questionnaire.title', copy: { intro: 'steps:identity.intro' } } } },
+            ],
+          },
+    );
+    const shell = await renderStepShell('/infiintare-pfa/8', undefined, edited);
+    expect(shell).toContain(inHtml(stepText('/infiintare-pfa/8', 'title')));
+    expect(shell).toContain(inHtml(stepText('/infiintare-pfa/8', 'intro')));
+    expect(shell).not.toContain(inHtml(localeText('steps:identity.intro')));
+    // The same shell as without the variant: nothing of it shows before the request is known.
+    expect(shell).toBe(await renderStepShell('/infiintare-pfa/8'));
+    // The partner's applicants: the app resolves the flow for their request (tests/engine/config-driven.test.tsx renders it).
+    const newFlow = edited.find((f) => f.id === 'new-pfa')!;
+    const theirs = resolveFlow(newFlow, { partner: 'partener-nou', unaffiliated: false, activity: null, formData: {} }).steps.find((s) => s.id === card.id)!;
+    expect([theirs.title, theirs.copy?.intro, theirs.copy?.submit]).toEqual(['steps:questionnaire.title', 'steps:identity.intro', card.copy?.submit]);
+  });
+
+  it('shellStep: the step as an applicant no variant applies to sees it (the flow resolved for SHELL_CONTEXT)', () => {
+    const newFlow = FLOW_FILES[2];
+    const at = (id: string) => shellStep(newFlow, newFlow.steps.find((s) => s.id === id)!);
+    // The unaffiliated title; no activity's notice on the overview, no partner's office step.
+    expect(at('requesting-company-step-9').title).toBe('steps:pricing.titleUnaffiliated');
+    expect(at('requesting-company-step-7').copy?.notice).toBeUndefined();
+    expect(at('requesting-company-step-6')).toEqual(newFlow.steps.find((s) => s.id === 'requesting-company-step-6'));
+    expect(SHELL_CONTEXT).toMatchObject({ partner: null, unaffiliated: true, activity: null, formData: {} });
   });
 
   it('"Ieșire din cont" works before the app has loaded: a button in a form that posts to /logout', async () => {

@@ -3,6 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { browser } from '@/shared/browser';
 import { session } from '@/shared/session';
 import { CONFIG, findH1, makeUser, mockApi, ok, renderApp } from './helpers';
+import { t } from '../engine/render';
 
 /** A new-PFA request at a step (index 0-9), as GET /api/registration/open answers it. */
 function wizardRequest(step: string, index: number) {
@@ -45,7 +46,7 @@ describe('404', () => {
     session.setUser(makeUser({ registration_type: 2 }));
     mockApi({ 'GET /api/registration/open': ok(wizardRequest('requesting-company-step-4', 4)) });
     const app = renderApp('/infiintare-pfa/9/');
-    expect(await findH1('Ești căsătorit(ă)?')).toBeTruthy();
+    expect(await findH1(t('steps:civilStatus.title'))).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/infiintare-pfa/4'));
   });
 });
@@ -122,7 +123,7 @@ describe('flow wrappers', () => {
     expect(await screen.findByText('Înființare PFA')).toBeTruthy();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Ieșire din cont' })).toBeTruthy());
     // The step guard of the wizard: a typed step URL lands on the server's current step.
-    expect(await findH1('Ești căsătorit(ă)?')).toBeTruthy();
+    expect(await findH1(t('steps:civilStatus.title'))).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/infiintare-pfa/4'));
     const progress = await screen.findByRole('progressbar', { name: /Progresul înregistrării/ });
     await waitFor(() => expect(progress.getAttribute('aria-valuenow')).toBe('50'));
@@ -137,8 +138,8 @@ describe('flow wrappers', () => {
   });
 
   it.each([
-    ['/inregistrare/plata', 'Confirmăm plata', 'Registrare PFA', 1, 'Pasul 4 din 7', '57'],
-    ['/infiintare-pfa/plata', 'Confirmăm plata', 'Înființare PFA', 2, 'Pasul 10 din 10', '100'],
+    ['/inregistrare/plata', 'Confirmăm plata', 'Registrare PFA', 1, t('steps:common.progress', { position: 4, total: 7 }), '57'],
+    ['/infiintare-pfa/plata', 'Confirmăm plata', 'Înființare PFA', 2, t('steps:common.progress', { position: 10, total: 10 }), '100'],
   ] as const)('%s waits for the payment inside its flow wrapper, the bar at the step being paid for', async (path, title, flowTitle, type, step, percent) => {
     session.setUser(makeUser({ registration_type: type }));
     mockApi({ [type === 1 ? 'GET /api/registration/existing/open' : 'GET /api/registration/open']: ok(wizardRequest(type === 1 ? 'existing-company-step-4' : 'requesting-company-step-9', 3)) });

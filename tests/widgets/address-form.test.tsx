@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { AddressForm, type AddressFormProps } from '../../widgets/address-form/AddressForm';
 import type { AddressValues, Profile } from '../../widgets/types';
 import { t } from '../engine/render';
+import { textPattern } from '../copy';
 import { choose, renderUi, spyPlaces } from './helpers';
 
 
@@ -34,59 +35,59 @@ function setup(props: Partial<AddressFormProps> = {}) {
 
 const field = (name: string) => screen.getByRole('textbox', { name });
 const picker = (name: string) => screen.getByRole('combobox', { name });
-const saveButton = () => screen.getByRole('button', { name: 'Salvează' });
+const saveButton = () => screen.getByRole('button', { name: t('steps:address.save') });
 const isDisabled = (el: HTMLElement) => (el as HTMLButtonElement).disabled;
 
 async function fillRequired(user: ReturnType<typeof userEvent.setup>, withPlaceOfBirth = false) {
-  await user.type(field('Prenume'), 'Ion');
-  await user.type(field('Nume'), 'Popescu');
-  if (withPlaceOfBirth) await user.type(field('Locul nașterii'), 'Cluj-Napoca');
-  await choose(user, picker('Județ'), 'Clu', 'Cluj');
-  await choose(user, picker('Localitate'), 'Tur', 'Turda');
-  await user.type(field('Stradă'), 'Republicii');
-  await user.type(field('Număr'), '10');
+  await user.type(field(t('steps:address.firstName')), 'Ion');
+  await user.type(field(t('steps:address.lastName')), 'Popescu');
+  if (withPlaceOfBirth) await user.type(field(t('steps:address.placeOfBirth')), 'Cluj-Napoca');
+  await choose(user, picker(t('steps:address.county')), 'Clu', 'Cluj');
+  await choose(user, picker(t('steps:address.city')), 'Tur', 'Turda');
+  await user.type(field(t('steps:address.street')), 'Republicii');
+  await user.type(field(t('steps:address.number')), '10');
 }
 
 describe('AddressForm', () => {
   it('names every input with its Romanian label', () => {
     setup({ withPlaceOfBirth: true });
-    for (const label of ['Prenume', 'Nume', 'Locul nașterii', 'Stradă', 'Număr', 'Bloc', 'Scară', 'Etaj', 'Apartament', 'Cod poștal']) {
+    for (const label of [t('steps:address.firstName'), t('steps:address.lastName'), t('steps:address.placeOfBirth'), t('steps:address.street'), t('steps:address.number'), t('steps:address.building'), t('steps:address.entrance'), t('steps:address.floor'), t('steps:address.apartment'), t('steps:address.postalCode')]) {
       const input = field(label);
       expect(screen.getByLabelText(new RegExp(`^${label}`), { selector: 'input' })).toBe(input);
     }
-    for (const label of ['Județ', 'Localitate']) {
+    for (const label of [t('steps:address.county'), t('steps:address.city')]) {
       expect(screen.getByLabelText(new RegExp(`^${label}`), { selector: 'input' })).toBe(picker(label));
     }
     expect(screen.getAllByRole('textbox').length + screen.getAllByRole('combobox').length).toBe(12);
-    expect(screen.getByRole('group', { name: 'Adresa de domiciliu' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: t('steps:address.title') })).toBeTruthy();
   });
 
   it('keeps the city disabled until a county is chosen', async () => {
     const { user } = setup();
-    expect(isDisabled(picker('Localitate'))).toBe(true);
-    await waitFor(() => expect(screen.getByText('Alege mai întâi județul.')).toBeTruthy());
-    await choose(user, picker('Județ'), 'Clu', 'Cluj');
-    expect(isDisabled(picker('Localitate'))).toBe(false);
+    expect(isDisabled(picker(t('steps:address.city')))).toBe(true);
+    await waitFor(() => expect(screen.getByText(t('steps:address.chooseCountyFirst'))).toBeTruthy());
+    await choose(user, picker(t('steps:address.county')), 'Clu', 'Cluj');
+    expect(isDisabled(picker(t('steps:address.city')))).toBe(false);
   });
 
   it('disables "Salvează" until first name, last name, county, city, street and number are filled', async () => {
     const { user, onSave } = setup();
     expect(isDisabled(saveButton())).toBe(true);
-    expect(screen.queryByRole('textbox', { name: 'Locul nașterii' })).toBeNull();
-    await user.type(field('Prenume'), 'Ion');
-    await user.type(field('Nume'), 'Popescu');
-    await choose(user, picker('Județ'), 'Clu', 'Cluj');
-    await user.type(field('Stradă'), 'Republicii');
-    await user.type(field('Număr'), '10');
+    expect(screen.queryByRole('textbox', { name: t('steps:address.placeOfBirth') })).toBeNull();
+    await user.type(field(t('steps:address.firstName')), 'Ion');
+    await user.type(field(t('steps:address.lastName')), 'Popescu');
+    await choose(user, picker(t('steps:address.county')), 'Clu', 'Cluj');
+    await user.type(field(t('steps:address.street')), 'Republicii');
+    await user.type(field(t('steps:address.number')), '10');
     expect(isDisabled(saveButton())).toBe(true); // no city yet
-    await choose(user, picker('Localitate'), 'Tur', 'Turda');
+    await choose(user, picker(t('steps:address.city')), 'Tur', 'Turda');
     expect(isDisabled(saveButton())).toBe(false);
-    await user.clear(field('Număr'));
-    await user.type(field('Număr'), '   ');
+    await user.clear(field(t('steps:address.number')));
+    await user.type(field(t('steps:address.number')), '   ');
     expect(isDisabled(saveButton())).toBe(true); // blanks do not count
-    await user.clear(field('Număr'));
-    await user.type(field('Număr'), '10A ');
-    await user.type(field('Cod poștal'), '400000');
+    await user.clear(field(t('steps:address.number')));
+    await user.type(field(t('steps:address.number')), '10A ');
+    await user.type(field(t('steps:address.postalCode')), '400000');
     await user.click(saveButton());
     expect(onSave).toHaveBeenCalledWith({
       first_name: 'Ion',
@@ -108,7 +109,7 @@ describe('AddressForm', () => {
     const { user, onSave } = setup({ withPlaceOfBirth: true });
     await fillRequired(user);
     expect(isDisabled(saveButton())).toBe(true);
-    await user.type(field('Locul nașterii'), 'Cluj-Napoca');
+    await user.type(field(t('steps:address.placeOfBirth')), 'Cluj-Napoca');
     expect(isDisabled(saveButton())).toBe(false);
     await user.click(saveButton());
     expect(onSave.mock.calls[0][0].place_of_birth).toBe('Cluj-Napoca');
@@ -118,38 +119,38 @@ describe('AddressForm', () => {
     const onSave = vi.fn(async () => {});
     const places = { counties: () => new Promise<never>(() => {}), cities: () => new Promise<never>(() => {}) };
     renderUi(<AddressForm initial={FULL} places={places} t={t} onSave={onSave} withPlaceOfBirth />);
-    expect(field('Prenume')).toHaveProperty('value', 'Ion');
-    expect(field('Locul nașterii')).toHaveProperty('value', 'Cluj-Napoca');
-    expect(picker('Județ')).toHaveProperty('value', 'Cluj');
-    expect(picker('Localitate')).toHaveProperty('value', 'Turda');
-    expect(field('Apartament')).toHaveProperty('value', '12');
+    expect(field(t('steps:address.firstName'))).toHaveProperty('value', 'Ion');
+    expect(field(t('steps:address.placeOfBirth'))).toHaveProperty('value', 'Cluj-Napoca');
+    expect(picker(t('steps:address.county'))).toHaveProperty('value', 'Cluj');
+    expect(picker(t('steps:address.city'))).toHaveProperty('value', 'Turda');
+    expect(field(t('steps:address.apartment'))).toHaveProperty('value', '12');
     expect(isDisabled(saveButton())).toBe(false);
   });
 
   it('clears the city when the county changes', async () => {
     const { user, onSave } = setup({ initial: FULL });
-    expect(picker('Localitate')).toHaveProperty('value', 'Turda');
-    await choose(user, picker('Județ'), 'Alb', 'Alba');
-    await waitFor(() => expect(picker('Localitate')).toHaveProperty('value', ''));
+    expect(picker(t('steps:address.city'))).toHaveProperty('value', 'Turda');
+    await choose(user, picker(t('steps:address.county')), 'Alb', 'Alba');
+    await waitFor(() => expect(picker(t('steps:address.city'))).toHaveProperty('value', ''));
     expect(isDisabled(saveButton())).toBe(true);
-    await choose(user, picker('Localitate'), 'Iul', 'Alba Iulia');
+    await choose(user, picker(t('steps:address.city')), 'Iul', 'Alba Iulia');
     await user.click(saveButton());
     expect(onSave.mock.calls[0][0]).toMatchObject({ county_id: 1, city_id: 101 });
   });
 
   it('a village fills its postal code; another village replaces it; a code the applicant typed stays', async () => {
     const { user, onSave } = setup({ initial: { ...FULL, postal_code: '' } });
-    await choose(user, picker('Județ'), 'Alb', 'Alba');
-    await choose(user, picker('Localitate'), 'rogoz', 'Rogoz, comuna Albac');
-    expect(field('Cod poștal')).toHaveProperty('value', '517018');
-    await choose(user, picker('Localitate'), 'barasti', 'Bărăști, comuna Albac');
-    expect(field('Cod poștal')).toHaveProperty('value', '517006');
+    await choose(user, picker(t('steps:address.county')), 'Alb', 'Alba');
+    await choose(user, picker(t('steps:address.city')), 'rogoz', 'Rogoz, comuna Albac');
+    expect(field(t('steps:address.postalCode'))).toHaveProperty('value', '517018');
+    await choose(user, picker(t('steps:address.city')), 'barasti', 'Bărăști, comuna Albac');
+    expect(field(t('steps:address.postalCode'))).toHaveProperty('value', '517006');
     // A commune has no single code: the village's goes.
-    await choose(user, picker('Localitate'), 'Albac', 'Albac');
-    expect(field('Cod poștal')).toHaveProperty('value', '');
-    await user.type(field('Cod poștal'), '517000');
-    await choose(user, picker('Localitate'), 'rogoz', 'Rogoz, comuna Albac');
-    expect(field('Cod poștal')).toHaveProperty('value', '517000');
+    await choose(user, picker(t('steps:address.city')), 'Albac', 'Albac');
+    expect(field(t('steps:address.postalCode'))).toHaveProperty('value', '');
+    await user.type(field(t('steps:address.postalCode')), '517000');
+    await choose(user, picker(t('steps:address.city')), 'rogoz', 'Rogoz, comuna Albac');
+    expect(field(t('steps:address.postalCode'))).toHaveProperty('value', '517000');
     await user.click(saveButton());
     expect(onSave.mock.calls[0][0]).toMatchObject({ county_id: 1, city_id: 103, postal_code: '517000' });
   });
@@ -168,18 +169,18 @@ describe('AddressForm', () => {
     const errors = await screen.findAllByRole('alert');
     expect(errors.map((e) => e.textContent)).toEqual(['Prenumele conține caractere nepermise.', 'Localitatea nu aparține județului.', 'Strada este prea lungă.']);
     const describedBy = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ');
-    expect(describedBy(field('Prenume'))).toContain(errors[0].id);
-    expect(describedBy(picker('Localitate'))).toContain(errors[1].id);
-    expect(describedBy(field('Stradă'))).toContain(errors[2].id);
-    expect(field('Stradă').getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(field(t('steps:address.firstName')))).toContain(errors[0].id);
+    expect(describedBy(picker(t('steps:address.city')))).toContain(errors[1].id);
+    expect(describedBy(field(t('steps:address.street')))).toContain(errors[2].id);
+    expect(field(t('steps:address.street')).getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByText('a doua')).toBeNull();
     expect(screen.queryByText('Datele nu sunt valide.')).toBeNull(); // every error has its field
-    expect(scrolled).toEqual([field('Prenume').id]);
-    expect(document.activeElement).toBe(field('Prenume'));
+    expect(scrolled).toEqual([field(t('steps:address.firstName')).id]);
+    expect(document.activeElement).toBe(field(t('steps:address.firstName')));
 
-    await user.type(field('Stradă'), 'a');
+    await user.type(field(t('steps:address.street')), 'a');
     expect(screen.queryByText('Strada este prea lungă.')).toBeNull();
-    expect(field('Stradă').getAttribute('aria-invalid')).toBeNull();
+    expect(field(t('steps:address.street')).getAttribute('aria-invalid')).toBeNull();
     await waitFor(() => expect(screen.getByText('Prenumele conține caractere nepermise.')).toBeTruthy());
     await waitFor(() => expect(screen.getByText('Localitatea nu aparține județului.')).toBeTruthy());
     scrollSpy.mockRestore();
@@ -207,13 +208,13 @@ describe('AddressForm', () => {
     const onCancel = vi.fn();
     const { user } = setup({ initial: FULL, onSave, onCancel });
     await user.click(saveButton());
-    const busy = await screen.findByRole('button', { name: /Se salvează/ });
+    const busy = await screen.findByRole('button', { name: textPattern(t('steps:address.saving')) });
     expect(isDisabled(busy)).toBe(true);
     await user.click(busy);
     expect(onSave).toHaveBeenCalledTimes(1);
     finish();
     await waitFor(() => expect(isDisabled(saveButton())).toBe(false));
-    await user.click(await screen.findByRole('button', { name: 'Renunță' }));
+    await user.click(await screen.findByRole('button', { name: t('steps:address.cancel') }));
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
@@ -225,14 +226,14 @@ describe('AddressForm', () => {
     renderUi(
       <form onSubmit={(e) => onSubmit(e.nativeEvent as SubmitEvent)}>
         <AddressForm initial={FULL} places={places} t={t} onSave={onSave} />
-        <button type="submit">Pasul următor</button>
+        <button type="submit">Trimite pasul</button>
       </form>,
     );
-    await user.type(field('Etaj'), '{Enter}');
+    await user.type(field(t('steps:address.floor')), '{Enter}');
     expect(onSave).toHaveBeenCalledTimes(1);
-    fireEvent.keyDown(picker('Județ'), { key: 'Enter' });
-    await user.type(picker('Județ'), '{Enter}');
+    fireEvent.keyDown(picker(t('steps:address.county')), { key: 'Enter' });
+    await user.type(picker(t('steps:address.county')), '{Enter}');
     expect(onSubmit).not.toHaveBeenCalled();
-    await waitFor(() => expect(within(document.body).getByRole('button', { name: 'Pasul următor' })).toBeTruthy());
+    await waitFor(() => expect(within(document.body).getByRole('button', { name: 'Trimite pasul' })).toBeTruthy());
   });
 });

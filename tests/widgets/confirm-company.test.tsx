@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Wizard } from '@/engine/Wizard';
 import type { RegistrationRequest } from '@/core/api-types';
-import { fakeApi, fakeServices, location, renderAt, request as newRequest, t as copy } from '../engine/render';
+import { fakeApi, fakeServices, location, renderAt, request as newRequest, stepText, t as copy } from '../engine/render';
 
 /**
  * "Te-am găsit" (widgets/confirm-company): the firm's main CAEN code as the server read it
@@ -86,9 +86,9 @@ describe('"Te-am găsit": the firm’s main CAEN code', () => {
     expect(screen.getByRole('region', { name: t('steps:confirmCompany.caen.previousTitle') })).toBe(notice);
 
     // The notice holds nothing back: the power of attorney, then the confirmation.
-    fireEvent.click(screen.getByRole('button', { name: 'Pasul următor' }));
+    fireEvent.click(screen.getByRole('button', { name: stepText(STEP, 'submit') }));
     expect(await screen.findByRole('heading', { name: t('steps:confirmCompany.attorney.title') })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Pasul următor' }));
+    fireEvent.click(screen.getByRole('button', { name: stepText(STEP, 'submit') }));
     await waitFor(() => expect(location()).toBe('/inregistrare/4'));
     expect(calls).toEqual([{ url: '/api/registration/existing/confirm/company', body: { current_step_identifier: STEP } }]);
   });

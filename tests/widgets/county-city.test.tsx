@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { CityPicker, CountyPicker } from '../../widgets/county-city';
 import type { PlacesService } from '../../widgets/types';
 import { t } from '../engine/render';
+import { textPattern } from '../copy';
 import { choose, CITIES, openAndFind, renderUi, scrollToEnd, sleep, spyPlaces } from './helpers';
 
 /** A county and a city picker sharing state, as the address forms use them. */
@@ -14,9 +15,9 @@ function Pickers({ places, initial = {} }: { places: PlacesService; initial?: { 
   const [city, setCity] = useState({ id: initial.city ?? null, name: initial.cityName ?? '' });
   return (
     <>
-      <CountyPicker label="Județ" value={county.id} valueName={county.name} onChange={(id, name) => setCounty({ id, name })} places={places} t={t} required />
+      <CountyPicker label={t('steps:address.county')} value={county.id} valueName={county.name} onChange={(id, name) => setCounty({ id, name })} places={places} t={t} required />
       <CityPicker
-        label="Localitate"
+        label={t('steps:address.city')}
         countyId={county.id}
         value={city.id}
         valueName={city.name}
@@ -30,16 +31,16 @@ function Pickers({ places, initial = {} }: { places: PlacesService; initial?: { 
   );
 }
 
-const countyInput = () => screen.getByRole('combobox', { name: 'Județ' });
-const cityInput = () => screen.getByRole('combobox', { name: 'Localitate' });
+const countyInput = () => screen.getByRole('combobox', { name: t('steps:address.county') });
+const cityInput = () => screen.getByRole('combobox', { name: t('steps:address.city') });
 const chosen = () => screen.getByTestId('chosen').textContent;
 
 describe('CountyPicker', () => {
   it('has a visible label linked to its input and loads all counties once', async () => {
     const places = spyPlaces();
     renderUi(<Pickers places={places} />);
-    await waitFor(() => expect(screen.getByLabelText(/Județ/, { selector: 'input' })).toBe(countyInput()));
-    await waitFor(() => expect(screen.getByText('Județ').tagName).toBe('LABEL'));
+    await waitFor(() => expect(screen.getByLabelText(textPattern(t('steps:address.county')), { selector: 'input' })).toBe(countyInput()));
+    await waitFor(() => expect(screen.getByText(t('steps:address.county')).tagName).toBe('LABEL'));
     await waitFor(() => expect(places.counties).toHaveBeenCalledTimes(1));
     expect(places.counties).toHaveBeenCalledWith(undefined);
     await openAndFind(userEvent.setup({ delay: null }), countyInput(), 'Cluj');
@@ -73,7 +74,7 @@ describe('CountyPicker', () => {
     places.counties.mockImplementation((search?: string) => new Promise((resolve) => (answer = () => resolve(all(search)))));
     await user.type(countyInput(), 'clu');
     await waitFor(() => expect(places.counties).toHaveBeenLastCalledWith('clu'));
-    await waitFor(() => expect(screen.getByText('Se încarcă…')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(t('steps:address.loading'))).toBeTruthy());
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Alba', 'Cluj', 'București']);
     await user.click(await screen.findByRole('option', { name: 'Cluj' }));
     expect(chosen()).toBe('12/null');
@@ -94,7 +95,7 @@ describe('CountyPicker', () => {
     await user.click(countyInput());
     await user.clear(countyInput());
     await user.type(countyInput(), 'xyz');
-    await screen.findByText('Niciun județ găsit');
+    await screen.findByText(t('steps:address.noCounty'));
     await user.keyboard('{Escape}');
     expect(countyInput()).toHaveProperty('value', 'Cluj');
     expect(chosen()).toBe('12/null');
@@ -106,7 +107,7 @@ describe('CountyPicker', () => {
     const user = userEvent.setup({ delay: null });
     renderUi(<Pickers places={places} />);
     await user.click(countyInput());
-    expect(await screen.findByText('Nu am putut încărca lista. Te rugăm să încerci din nou.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:address.loadError'))).toBeTruthy();
     await user.keyboard('{Escape}');
     expect(places.counties).toHaveBeenCalledTimes(2); // on mount, then on opening
     await openAndFind(user, countyInput(), 'Cluj');
@@ -120,13 +121,13 @@ describe('CityPicker', () => {
     const user = userEvent.setup({ delay: null });
     renderUi(<Pickers places={places} />);
     expect(cityInput()).toHaveProperty('disabled', true);
-    const hint = await screen.findByText('Alege mai întâi județul.');
+    const hint = await screen.findByText(t('steps:address.chooseCountyFirst'));
     expect(cityInput().getAttribute('aria-describedby')).toContain(hint.id);
     expect(places.cities).not.toHaveBeenCalled();
 
     await choose(user, countyInput(), 'Clu', 'Cluj');
     expect(cityInput()).toHaveProperty('disabled', false);
-    expect(screen.queryByText('Alege mai întâi județul.')).toBeNull();
+    expect(screen.queryByText(t('steps:address.chooseCountyFirst'))).toBeNull();
     await waitFor(() => expect(places.cities).toHaveBeenCalledWith(12, 0, 25, undefined));
   });
 
@@ -181,7 +182,7 @@ describe('CityPicker', () => {
     renderUi(<Pickers places={places} initial={{ county: 12, countyName: 'Cluj' }} />);
     await user.click(cityInput());
     await user.type(cityInput(), 'Zzz');
-    expect(await screen.findByText('Nicio localitate găsită')).toBeTruthy();
+    expect(await screen.findByText(t('steps:address.noCity'))).toBeTruthy();
   });
 
   it('clears the city when the county changes', async () => {
@@ -200,7 +201,7 @@ describe('CityPicker', () => {
 
   it('shows its error under the field, linked by aria-describedby and announced', () => {
     const places = spyPlaces();
-    renderUi(<CityPicker label="Localitate" countyId={12} value={null} onChange={vi.fn()} error="Localitatea este obligatorie." places={places} t={t} />);
+    renderUi(<CityPicker label={t('steps:address.city')} countyId={12} value={null} onChange={vi.fn()} error="Localitatea este obligatorie." places={places} t={t} />);
     const error = screen.getByRole('alert');
     expect(error.textContent).toBe('Localitatea este obligatorie.');
     expect(cityInput().getAttribute('aria-describedby')).toContain(error.id);

@@ -4,7 +4,8 @@ import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { DossierService } from '../../widgets/types';
-import { fakeDossier, fakeServices, location, renderAt, request } from '../engine/render';
+import { fakeDossier, fakeServices, location, renderAt, request, stepText, t } from '../engine/render';
+import { textPattern } from '../copy';
 
 
 // Only the documents field ("ui:field": "documents"): the test does not depend on other widgets being in place.
@@ -15,7 +16,7 @@ vi.mock('../../widgets/registry', async () => {
 
 const STEP = 'requesting-company-step-3';
 const COLLECT = '/api/registration/collect/diploma-documents';
-const REJECTED = 'Formatul sau dimensiunea documentului încărcat nu sunt acceptate.';
+const REJECTED = t('steps:documents.uploadError');
 
 function atDocuments(formData: Record<string, unknown> = {}, media: Record<string, unknown> = {}): RegistrationRequest {
   return { ...request(STEP, formData), media };
@@ -52,14 +53,14 @@ function dossierWithDocuments(): DossierService & { deleteDocument: ReturnType<t
 async function show(initial: RegistrationRequest, dossier = dossierWithDocuments()) {
   const setup = engine(initial);
   renderAt('/infiintare-pfa/3', <Wizard registrationType={2} api={setup.api} services={fakeServices({ dossier })} />);
-  await screen.findByRole('heading', { name: 'Diplome și documente' });
+  await screen.findByRole('heading', { name: t('steps:documents.title') });
   await screen.findByTestId('documents-step');
   // The step's buttons can come a render after its section on a loaded machine.
-  await screen.findByRole('button', { name: 'Pasul următor' });
+  await screen.findByRole('button', { name: stepText('requesting-company-step-3', 'submit') });
   return { ...setup, dossier };
 }
 
-const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
+const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-3', 'submit') }) as HTMLButtonElement;
 const file = (name: string, type: string, size = 10) => new File([new Uint8Array(size)], name, { type });
 function choose(files: File[], testId = 'documents-input') {
   fireEvent.change(screen.getByTestId(testId), { target: { files } });
@@ -67,9 +68,9 @@ function choose(files: File[], testId = 'documents-input') {
 
 /** Presses "next" twice: the power-of-attorney screen, then the submit. */
 async function submitTwice() {
-  fireEvent.click(await screen.findByRole('button', { name: 'Pasul următor' }));
+  fireEvent.click(await screen.findByRole('button', { name: stepText('requesting-company-step-3', 'submit') }));
   await screen.findByTestId('attorney-screen');
-  fireEvent.click(await screen.findByRole('button', { name: 'Pasul următor' }));
+  fireEvent.click(await screen.findByRole('button', { name: stepText('requesting-company-step-3', 'submit') }));
 }
 
 beforeEach(() => {
@@ -84,15 +85,15 @@ afterEach(() => {
 describe('documents step (flows/new-pfa.json step 3)', () => {
   it('shows the diploma copy; "next" stays disabled until a file or "send later"', async () => {
     await show(atDocuments());
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Diploma de studii' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('heading', { name: t('steps:documents.diplomaHeading') })).toBeTruthy());
     // The chooser offers what the server accepts: images it can read, HEIC, PDF, DOC, DOCX; not any image.
     const accept = (await screen.findByTestId('documents-input')).getAttribute('accept')!.split(',');
     expect(accept).toEqual(expect.arrayContaining(['image/jpeg', 'image/png', '.heic', '.pdf', '.doc', '.docx']));
     expect(accept).not.toContain('image/*');
     await waitFor(() => expect(next().disabled).toBe(true));
-    fireEvent.click(await screen.findByRole('button', { name: 'Trimit mai târziu' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:documents.sendLater') }));
     await waitFor(() => expect(next().disabled).toBe(false));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Trimit mai târziu' }).getAttribute('aria-pressed')).toBe('true'));
+    await waitFor(() => expect(screen.getByRole('button', { name: t('steps:documents.sendLater') }).getAttribute('aria-pressed')).toBe('true'));
     // No licence block without a licence option.
     expect(screen.queryByRole('radio')).toBeNull();
   });
@@ -108,8 +109,8 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
     fireEvent.click(next());
     const info = await screen.findByTestId('attorney-screen');
-    expect(info.textContent).toContain('între 100 și 200 de lei');
-    expect(info.textContent).toContain('după ce PFA-ul a fost înființat cu succes');
+    expect(info.textContent).toContain(t('steps:documents.attorney.cost'));
+    expect(info.textContent).toContain(t('steps:documents.attorney.after'));
     expect(dossier.acknowledgeAttorney).toHaveBeenCalledTimes(1);
     expect(forms).toHaveLength(0);
 
@@ -129,7 +130,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     const { forms } = await show(atDocuments());
     choose([file('a.pdf', 'application/pdf'), file('b.pdf', 'application/pdf')]);
     const rows = await screen.findAllByTestId('pending-file');
-    fireEvent.click(await within(rows[0]).findByRole('button', { name: 'Șterge a.pdf' }));
+    fireEvent.click(await within(rows[0]).findByRole('button', { name: t('steps:documents.deleteLabel', { name: 'a.pdf' }) }));
     await waitFor(() => expect(screen.getAllByTestId('pending-file')).toHaveLength(1));
     await submitTwice();
     await waitFor(() => expect(forms).toHaveLength(1));
@@ -154,7 +155,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     expect(next().disabled).toBe(true);
 
     // Removing the bad file clears the errors; the next press shows the attorney screen again.
-    fireEvent.click(await within(rows[1]).findByRole('button', { name: 'Șterge fals.pdf' }));
+    fireEvent.click(await within(rows[1]).findByRole('button', { name: t('steps:documents.deleteLabel', { name: 'fals.pdf' }) }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     await waitFor(() => expect(next().disabled).toBe(false));
     fireEvent.click(next());
@@ -169,7 +170,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     await waitFor(() => expect(next().disabled).toBe(false));
 
     setup.setCurrent(atDocuments({ send_diploma_later: false }, { diploma_documents: [] }));
-    fireEvent.click(await within(row).findByRole('button', { name: 'Șterge diploma.png' }));
+    fireEvent.click(await within(row).findByRole('button', { name: t('steps:documents.deleteLabel', { name: 'diploma.png' }) }));
     await waitFor(() => expect(setup.dossier.deleteDocument).toHaveBeenCalledWith(7));
     await waitFor(() => expect(screen.queryByTestId('saved-file')).toBeNull());
     await waitFor(() => expect(next().disabled).toBe(true));
@@ -179,8 +180,8 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     const dossier = dossierWithDocuments();
     dossier.deleteDocument.mockRejectedValueOnce(new Error('500'));
     await show(atDocuments({}, { diploma_documents: [{ id: 8, name: 'diploma.pdf', url: '/api/files/8' }] }), dossier);
-    fireEvent.click(await screen.findByRole('button', { name: 'Șterge diploma.pdf' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Eroare la ștergerea imaginii!');
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:documents.deleteLabel', { name: 'diploma.pdf' }) }));
+    expect((await screen.findByRole('alert')).textContent).toBe(t('steps:documents.deleteError'));
     await waitFor(() => expect(screen.getByTestId('saved-file')).toBeTruthy());
   });
 
@@ -188,11 +189,11 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     const { forms } = await show(atDocuments());
     choose([file('a.pdf', 'application/pdf')]);
     await screen.findByTestId('pending-file');
-    fireEvent.click(await screen.findByRole('button', { name: 'Trimit mai târziu' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:documents.sendLater') }));
     await waitFor(() => expect(screen.queryByTestId('pending-file')).toBeNull());
     choose([file('b.pdf', 'application/pdf')]);
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Trimit mai târziu' }).getAttribute('aria-pressed')).toBe('false'));
-    fireEvent.click(await screen.findByRole('button', { name: 'Trimit mai târziu' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: t('steps:documents.sendLater') }).getAttribute('aria-pressed')).toBe('false'));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:documents.sendLater') }));
     await submitTwice();
     await waitFor(() => expect(forms).toHaveLength(1));
     expect(forms[0].form.get('send_diploma_later')).toBe('true');
@@ -201,13 +202,13 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
   it('courier: upload / send later / no licence; "next" waits for an answer and a licence file for "upload"', async () => {
     const { forms } = await show(atDocuments({ activity: 'curier', send_diploma_later: true }));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Permisul de conducere' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('heading', { name: t('steps:documents.licence.courierHeading') })).toBeTruthy());
     const radios = screen.getAllByRole('radio');
     expect(radios).toHaveLength(3);
-    await waitFor(() => expect(screen.getByLabelText('Nu am permis de conducere')).toBeTruthy());
+    await waitFor(() => expect(screen.getByLabelText(t('steps:documents.licence.none'))).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(true));
 
-    fireEvent.click(await screen.findByLabelText('Îl încarc acum'));
+    fireEvent.click(await screen.findByLabelText(t('steps:documents.licence.upload')));
     await screen.findByTestId('licence-input');
     expect(next().disabled).toBe(true);
     choose([file('permis.jpg', 'image/jpeg')], 'licence-input');
@@ -215,11 +216,11 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     await waitFor(() => expect(next().disabled).toBe(false));
 
     // Removing the last licence file goes back to "send later".
-    fireEvent.click(await screen.findByRole('button', { name: 'Șterge permis.jpg' }));
-    await waitFor(() => expect((screen.getByLabelText('Trimit mai târziu') as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:documents.deleteLabel', { name: 'permis.jpg' }) }));
+    await waitFor(() => expect((screen.getByLabelText(t('steps:documents.licence.later')) as HTMLInputElement).checked).toBe(true));
     expect(screen.queryByTestId('licence-input')).toBeNull();
 
-    fireEvent.click(await screen.findByLabelText('Nu am permis de conducere'));
+    fireEvent.click(await screen.findByLabelText(t('steps:documents.licence.none')));
     await waitFor(() => expect(next().disabled).toBe(false));
     await submitTwice();
     await waitFor(() => expect(forms).toHaveLength(1));
@@ -229,9 +230,9 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
   it('taxi: no "no licence" option; the licence files go as driverLicenseFiles[i]', async () => {
     const { forms } = await show(atDocuments({ activity: 'taxi', send_diploma_later: true }));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Permisul de conducere și atestatul ARR' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('heading', { name: t('steps:documents.licence.taxiHeading') })).toBeTruthy());
     await waitFor(() => expect(screen.getAllByRole('radio')).toHaveLength(2));
-    fireEvent.click(await screen.findByLabelText('Îl încarc acum'));
+    fireEvent.click(await screen.findByLabelText(t('steps:documents.licence.upload')));
     choose([file('permis.pdf', 'application/pdf'), file('atestat.pdf', 'application/pdf')], await screen.findByTestId('licence-input').then(() => 'licence-input'));
     await waitFor(() => expect(screen.getAllByTestId('pending-licence')).toHaveLength(2));
     await submitTwice();
@@ -246,7 +247,7 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
     renderAt('/infiintare-pfa/3', <Wizard registrationType={2} api={setup.api} services={fakeServices({ dossier: dossierWithDocuments() })} />);
     await screen.findByTestId('documents-step');
     expect(screen.queryByRole('radio')).toBeNull();
-    await waitFor(() => expect(screen.getByText(/îl primim direct de la partenerul tău/)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(textPattern(t('steps:documents.licence.creditPartnerNote')))).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(false));
     await submitTwice();
     await waitFor(() => expect(setup.forms).toHaveLength(1));
@@ -255,6 +256,6 @@ describe('documents step (flows/new-pfa.json step 3)', () => {
 
   it('the psychotherapist variant shows its own heading', async () => {
     await show(atDocuments({ activity: 'psihoterapeut' }));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Documentele Colegiului Psihologilor' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('heading', { name: t('steps:documents.psychotherapistHeading') })).toBeTruthy());
   });
 });

@@ -3,7 +3,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
-import { fakeDossier, fakeServices, renderAt, request } from '../engine/render';
+import { fakeDossier, fakeServices, renderAt, request, stepText, t } from '../engine/render';
+import { textStart } from '../copy';
 import { choose } from './helpers';
 
 // The step's field by its flow name, whether or not widgets/registry.ts lists it yet.
@@ -33,12 +34,12 @@ function setup(formData: Record<string, unknown> = {}, dossier = fakeDossier()) 
   return { posts, dossier, user };
 }
 
-const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
-const county = () => screen.getByRole('combobox', { name: /^Județ/ });
+const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-6', 'submit') }) as HTMLButtonElement;
+const county = () => screen.getByRole('combobox', { name: textStart(t('steps:mailingAddress.county')) });
 const office = (name: RegExp) => screen.getByRole('radio', { name }) as HTMLInputElement;
 
 async function shown() {
-  expect(await screen.findByRole('heading', { name: 'Alege sucursala iCredit unde primești corespondența' })).toBeTruthy();
+  expect(await screen.findByRole('heading', { name: t('steps:mailingAddress.titleIcredit') })).toBeTruthy();
   await screen.findByTestId('icredit-office');
 }
 
@@ -46,26 +47,26 @@ describe('branch-office step (credit partner variant of step 6)', () => {
   it('a county, then its branch offices with their addresses; next waits for an office', async () => {
     const { user, posts, dossier } = setup();
     await shown();
-    await waitFor(() => expect(screen.getByText('Alege județul pentru a vedea sucursalele iCredit din el.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(t('steps:mailingAddress.chooseCountyFirst'))).toBeTruthy());
     expect(screen.queryByRole('radio')).toBeNull();
     expect(next().disabled).toBe(true);
 
     await choose(user, county(), 'Clu', 'Cluj');
-    const list = await screen.findByRole('group', { name: 'Sucursala iCredit' });
+    const list = await screen.findByRole('group', { name: t('steps:mailingAddress.officesLabel') });
     expect(dossier.branchOffices).toHaveBeenCalledWith(12);
     const radios = within(list).getAllByRole('radio');
     expect(radios).toHaveLength(2);
     await waitFor(() => expect(within(list).getByText('iCredit Cluj Centru')).toBeTruthy());
     await waitFor(() => expect(within(list).getByText('Str. Memorandumului nr. 1, Cluj-Napoca')).toBeTruthy());
     await waitFor(() => expect(within(list).getByText('Str. Primăverii nr. 2, Cluj-Napoca')).toBeTruthy());
-    await waitFor(() => expect(screen.getByText('Alege o sucursală pentru a continua.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(t('steps:mailingAddress.officeRequired'))).toBeTruthy());
     expect(next().disabled).toBe(true);
 
     await user.click(office(/iCredit Cluj Mănăștur/));
     await waitFor(() => expect(next().disabled).toBe(false));
     expect(office(/iCredit Cluj Mănăștur/).checked).toBe(true);
     expect(office(/iCredit Cluj Centru/).checked).toBe(false);
-    expect(screen.queryByText('Alege o sucursală pentru a continua.')).toBeNull();
+    expect(screen.queryByText(t('steps:mailingAddress.officeRequired'))).toBeNull();
 
     await user.click(next());
     await waitFor(() => expect(posts).toHaveLength(1));
@@ -81,7 +82,7 @@ describe('branch-office step (credit partner variant of step 6)', () => {
     await waitFor(() => expect(next().disabled).toBe(false));
 
     await choose(user, county(), 'Buc', 'București');
-    expect(await screen.findByText('Nu există nicio sucursală iCredit în acest județ. Te rugăm să alegi un județ apropiat.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:mailingAddress.noOffices'))).toBeTruthy();
     expect(screen.queryByRole('radio')).toBeNull();
     await waitFor(() => expect(next().disabled).toBe(true));
   });
@@ -101,8 +102,8 @@ describe('branch-office step (credit partner variant of step 6)', () => {
     const { user } = setup({}, dossier);
     await shown();
     await choose(user, county(), 'Clu', 'Cluj');
-    expect(await screen.findByText('Nu am putut încărca sucursalele. Te rugăm să încerci din nou.')).toBeTruthy();
-    await user.click(await screen.findByRole('button', { name: 'Încearcă din nou' }));
+    expect(await screen.findByText(t('steps:mailingAddress.officesError'))).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: t('steps:mailingAddress.retry') }));
     expect(await screen.findByRole('radio', { name: /iCredit Cluj Centru/ })).toBeTruthy();
     expect(dossier.branchOffices).toHaveBeenCalledTimes(2);
   });

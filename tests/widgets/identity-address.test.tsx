@@ -23,25 +23,25 @@ describe('HomeAddress: the address read from the identity card', () => {
   it('not certain: shows the card text, and the form opens with the county and the street, the locality to pick', async () => {
     const text = 'Sat Pădureni, Str. Morii nr. 7, Jud. Cluj';
     const { user, save } = setup({ ...PERSON, document_address: text, county_id: 12, county: 'Cluj', street: 'Morii', number: '7' } as Profile);
-    expect(screen.getByTestId('identity-missing-address').textContent).toContain('Avem nevoie de adresa ta de domiciliu');
+    expect(screen.getByTestId('identity-missing-address').textContent).toContain(t('steps:identity.missingAddress'));
     const shown = screen.getByTestId('identity-document-address');
-    expect(shown.textContent).toContain(`Adresa de pe act: ${text}`);
-    expect(shown.textContent).toContain('Nu am putut stabili sigur localitatea: alege-o în formular');
+    expect(shown.textContent).toContain(t('steps:identity.documentAddress', { address: text }));
+    expect(shown.textContent).toContain(t('steps:identity.documentAddressPick'));
 
-    await user.click(screen.getByRole('button', { name: 'Modifică informații' }));
-    expect(picker('Județ').value).toBe('Cluj');
-    expect(picker('Localitate').value).toBe('');
-    expect(field('Stradă').value).toBe('Morii');
-    expect(field('Număr').value).toBe('7');
-    expect(field('Prenume').value).toBe('Ion');
+    await user.click(screen.getByRole('button', { name: t('steps:identity.edit') }));
+    expect(picker(t('steps:address.county')).value).toBe('Cluj');
+    expect(picker(t('steps:address.city')).value).toBe('');
+    expect(field(t('steps:address.street')).value).toBe('Morii');
+    expect(field(t('steps:address.number')).value).toBe('7');
+    expect(field(t('steps:address.firstName')).value).toBe('Ion');
     // Without the locality the form cannot be saved: the applicant picks it.
-    expect((screen.getByRole('button', { name: 'Salvează' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: t('steps:address.save') }) as HTMLButtonElement).disabled).toBe(true);
     expect(save).not.toHaveBeenCalled();
   });
 
   it('the locality known but the street missing (a village without streets): says what to add', () => {
     setup({ ...PERSON, document_address: 'Com. Albac, Sat Rogoz nr. 12, Jud. Alba', county_id: 1, county: 'Alba', city_id: 101, city: 'Rogoz, comuna Albac', number: '12' } as Profile);
-    expect(screen.getByTestId('identity-document-address').textContent).toContain('Am completat formularul după act: adaugă ce lipsește.');
+    expect(screen.getByTestId('identity-document-address').textContent).toContain(t('steps:identity.documentAddressComplete'));
   });
 
   it('a complete address shows the address only, not the card text', () => {

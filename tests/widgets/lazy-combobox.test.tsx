@@ -5,6 +5,7 @@ import { CaenSearch, type CaenSearchTexts } from '../../widgets/caen-search';
 import type { CaenCode } from '../../widgets/types';
 import { loadServerCombobox } from '../../widgets/shared/LazyServerCombobox';
 import { renderUi } from './helpers';
+import { t } from '../engine/render';
 
 /** The combobox's chunk arrives when the test says so (a phone's connection: after the step is drawn). */
 const chunk = vi.hoisted(() => {
@@ -23,12 +24,12 @@ const CODES: CaenCode[] = [
 ];
 const TEXTS: CaenSearchTexts = {
   placeholder: 'Caută după cod sau denumire',
-  hint: 'Scrie cel puțin 3 caractere.',
+  hint: t('steps:overview.searchHint'),
   empty: 'Niciun cod găsit',
-  loading: 'Se caută…',
+  loading: t('steps:overview.searchLoading'),
   loadingMore: 'Se încarcă mai multe…',
   failed: 'Căutarea nu a reușit.',
-  toggle: 'Arată lista',
+  toggle: t('steps:address.showList'),
 };
 
 /** What a screen reader reads after the name: the texts its aria-describedby names, in order. */
@@ -83,7 +84,7 @@ describe('LazyServerCombobox (the overview’s CAEN rows)', () => {
     expect(standIn.tagName).toBe('INPUT');
     expect(standIn.id).toBe('caen-0');
     expect(standIn.getAttribute('placeholder')).toBe('Caută după cod sau denumire');
-    expect(description(standIn)).toBe('Scrie cel puțin 3 caractere. Alege codul CAEN principal.');
+    expect(description(standIn)).toBe(`${TEXTS.hint} Alege codul CAEN principal.`);
     expect(standIn.getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByRole('combobox')).toBeNull();
     await user.click(standIn);
@@ -101,7 +102,7 @@ describe('LazyServerCombobox (the overview’s CAEN rows)', () => {
     expect(combobox.id).toBe('caen-0');
     expect((combobox as HTMLInputElement).value).toBe('620');
     expect(document.activeElement).toBe(combobox);
-    expect(description(combobox)).toBe('Scrie cel puțin 3 caractere. Alege codul CAEN principal.');
+    expect(description(combobox)).toBe(`${TEXTS.hint} Alege codul CAEN principal.`);
     // The search for the typed text runs, and its answer is listed.
     await waitFor(() => expect(search).toHaveBeenCalledWith('620', 0, 25));
     expect(await screen.findByRole('option', { name: /^6201 – / })).toBeTruthy();

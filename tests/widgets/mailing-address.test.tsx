@@ -5,7 +5,8 @@ import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { MailingAddress, MailingAddressValues, Profile } from '../../widgets/types';
-import { fakeDossier, fakeServices, renderAt, request } from '../engine/render';
+import { fakeDossier, fakeServices, renderAt, request, stepText, t } from '../engine/render';
+import { textStart } from '../copy';
 import { choose } from './helpers';
 
 // The step's field by its flow name, whether or not widgets/registry.ts lists it yet.
@@ -80,13 +81,13 @@ function setup(options: { profile?: Profile; address?: MailingAddress | null; fo
   return { api, posts, dossier, user, state };
 }
 
-const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
-const idCard = () => screen.getByRole('radio', { name: /^Adresa din buletin/ }) as HTMLInputElement;
-const custom = () => screen.getByRole('radio', { name: /^Altă adresă de corespondență/ }) as HTMLInputElement;
+const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-6', 'submit') }) as HTMLButtonElement;
+const idCard = () => screen.getByRole('radio', { name: textStart(t('steps:mailingAddress.idCard')) }) as HTMLInputElement;
+const custom = () => screen.getByRole('radio', { name: textStart(t('steps:mailingAddress.custom')) }) as HTMLInputElement;
 const field = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
 
 async function shown() {
-  expect(await screen.findByRole('heading', { name: 'Unde îți trimitem corespondența?' })).toBeTruthy();
+  expect(await screen.findByRole('heading', { name: t('steps:mailingAddress.title') })).toBeTruthy();
   await screen.findByTestId('mailing-address');
 }
 
@@ -105,7 +106,7 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await user.click(idCard());
     await waitFor(() => expect(next().disabled).toBe(false));
     expect(idCard().checked).toBe(true);
-    expect(screen.queryByRole('group', { name: 'Adresa de corespondență' })).toBeNull(); // no form
+    expect(screen.queryByRole('group', { name: t('steps:mailingAddress.formTitle') })).toBeNull(); // no form
     await user.click(next());
     await waitFor(() => expect(posts).toHaveLength(1));
     expect(posts[0]).toEqual({
@@ -118,22 +119,22 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     const { user, posts, dossier, api } = setup();
     await shown();
     await user.click(custom());
-    const form = await screen.findByRole('group', { name: 'Adresa de corespondență' });
-    await waitFor(() => expect(screen.getByText('Salvează adresa de corespondență pentru a continua.')).toBeTruthy());
+    const form = await screen.findByRole('group', { name: t('steps:mailingAddress.formTitle') });
+    await waitFor(() => expect(screen.getByText(t('steps:mailingAddress.saveFirst'))).toBeTruthy());
     expect(next().disabled).toBe(true); // nothing saved yet
-    expect(field('Prenume').value).toBe('Ana');
-    expect(field('Nume').value).toBe('Popescu');
-    expect(field('Telefon (opțional)').value).toBe('');
-    expect(screen.queryByRole('button', { name: 'Renunță' })).toBeNull();
+    expect(field(t('steps:mailingAddress.contactFirstName')).value).toBe('Ana');
+    expect(field(t('steps:mailingAddress.contactLastName')).value).toBe('Popescu');
+    expect(field(t('steps:mailingAddress.contactPhone')).value).toBe('');
+    expect(screen.queryByRole('button', { name: t('steps:address.cancel') })).toBeNull();
 
-    await user.type(field('Telefon (opțional)'), '0722123456');
-    await choose(user, screen.getByRole('combobox', { name: /^Județ/ }), 'Clu', 'Cluj');
-    await choose(user, screen.getByRole('combobox', { name: /^Localitate/ }), 'Tur', 'Turda');
-    await user.type(field('Stradă'), 'Republicii');
-    await user.type(field('Număr'), '10');
-    await user.type(field('Cod poștal'), '401000');
+    await user.type(field(t('steps:mailingAddress.contactPhone')), '0722123456');
+    await choose(user, screen.getByRole('combobox', { name: textStart(t('steps:address.county')) }), 'Clu', 'Cluj');
+    await choose(user, screen.getByRole('combobox', { name: textStart(t('steps:address.city')) }), 'Tur', 'Turda');
+    await user.type(field(t('steps:address.street')), 'Republicii');
+    await user.type(field(t('steps:address.number')), '10');
+    await user.type(field(t('steps:address.postalCode')), '401000');
     const gets = vi.mocked(api.get).mock.calls.length;
-    await user.click(await within(form).findByRole('button', { name: 'Salvează' }));
+    await user.click(await within(form).findByRole('button', { name: t('steps:address.save') }));
 
     await waitFor(() => expect(screen.getByTestId('mailing-address-saved')).toBeTruthy());
     expect(dossier.saveMailingAddress).toHaveBeenCalledWith({
@@ -152,9 +153,9 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     });
     expect(vi.mocked(api.get).mock.calls.length).toBe(gets + 1); // reloadRequest
     const saved = await screen.findByTestId('mailing-address-saved');
-    await waitFor(() => expect(within(saved).getByText('Persoana de contact: Popescu Ana')).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByText(t('steps:mailingAddress.contactName', { name: 'Popescu Ana' }))).toBeTruthy());
     await waitFor(() => expect(within(saved).getByText('Republicii, nr. 10, Cluj, Turda')).toBeTruthy());
-    await waitFor(() => expect(within(saved).getByRole('status').textContent).toBe('Adresa de corespondență a fost salvată.'));
+    await waitFor(() => expect(within(saved).getByRole('status').textContent).toBe(t('steps:mailingAddress.saved')));
     expect(custom().checked).toBe(true);
     await waitFor(() => expect(next().disabled).toBe(false));
 
@@ -169,26 +170,26 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     expect(custom().checked).toBe(true);
     const saved = await screen.findByTestId('mailing-address-saved');
     await waitFor(() => expect(within(saved).getByText('Calea Victoriei, nr. 12, bl. A, et. 2, ap. 7, București, Sector 1')).toBeTruthy());
-    await waitFor(() => expect(within(saved).getByText('Persoana de contact: Ionescu Ion')).toBeTruthy());
-    await waitFor(() => expect(within(saved).getByText('Telefon: 0722123456')).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByText(t('steps:mailingAddress.contactName', { name: 'Ionescu Ion' }))).toBeTruthy());
+    await waitFor(() => expect(within(saved).getByText(t('steps:mailingAddress.contactPhoneShown', { phone: '0722123456' }))).toBeTruthy());
     await waitFor(() => expect(next().disabled).toBe(false));
 
-    await user.click(await within(saved).findByRole('button', { name: 'Modifică adresa' }));
-    expect(field('Prenume').value).toBe('Ion');
-    expect(field('Stradă').value).toBe('Calea Victoriei');
-    await waitFor(() => expect((screen.getByRole('combobox', { name: /^Județ/ }) as HTMLInputElement).value).toBe('București'));
-    await waitFor(() => expect((screen.getByRole('combobox', { name: /^Localitate/ }) as HTMLInputElement).value).toBe('Sector 1'));
-    expect(field('Telefon (opțional)').value).toBe('0722123456');
+    await user.click(await within(saved).findByRole('button', { name: t('steps:mailingAddress.edit') }));
+    expect(field(t('steps:mailingAddress.contactFirstName')).value).toBe('Ion');
+    expect(field(t('steps:address.street')).value).toBe('Calea Victoriei');
+    await waitFor(() => expect((screen.getByRole('combobox', { name: textStart(t('steps:address.county')) }) as HTMLInputElement).value).toBe('București'));
+    await waitFor(() => expect((screen.getByRole('combobox', { name: textStart(t('steps:address.city')) }) as HTMLInputElement).value).toBe('Sector 1'));
+    expect(field(t('steps:mailingAddress.contactPhone')).value).toBe('0722123456');
 
-    await user.click(await screen.findByRole('button', { name: 'Renunță' }));
+    await user.click(await screen.findByRole('button', { name: t('steps:address.cancel') }));
     await waitFor(() => expect(screen.getByTestId('mailing-address-saved')).toBeTruthy());
-    await user.click(await screen.findByRole('button', { name: 'Modifică adresa' }));
-    await user.clear(field('Stradă'));
-    await user.type(field('Stradă'), 'Bd. Magheru');
-    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: t('steps:mailingAddress.edit') }));
+    await user.clear(field(t('steps:address.street')));
+    await user.type(field(t('steps:address.street')), 'Bd. Magheru');
+    await user.click(await screen.findByRole('button', { name: t('steps:address.save') }));
     await waitFor(() => expect(dossier.saveMailingAddress).toHaveBeenCalledTimes(1));
     expect(vi.mocked(dossier.saveMailingAddress).mock.calls[0][0]).toMatchObject({ street: 'Bd. Magheru', county_id: 40, city_id: 4001, entrance: null });
-    expect(await screen.findByText('Adresa de corespondență a fost salvată.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:mailingAddress.saved'))).toBeTruthy();
   });
 
   it('shows the server field errors under their fields and keeps next disabled', async () => {
@@ -203,16 +204,16 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     await shown();
     await user.click(custom());
     // The address form opens after the choice: wait for it as the applicant does.
-    await screen.findByRole('group', { name: 'Adresa de corespondență' });
-    await user.type(field('Telefon (opțional)'), '021');
-    await choose(user, screen.getByRole('combobox', { name: /^Județ/ }), 'Clu', 'Cluj');
-    await choose(user, screen.getByRole('combobox', { name: /^Localitate/ }), 'Tur', 'Turda');
-    await user.type(field('Stradă'), 'Republicii');
-    await user.type(field('Număr'), '10');
-    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
+    await screen.findByRole('group', { name: t('steps:mailingAddress.formTitle') });
+    await user.type(field(t('steps:mailingAddress.contactPhone')), '021');
+    await choose(user, screen.getByRole('combobox', { name: textStart(t('steps:address.county')) }), 'Clu', 'Cluj');
+    await choose(user, screen.getByRole('combobox', { name: textStart(t('steps:address.city')) }), 'Tur', 'Turda');
+    await user.type(field(t('steps:address.street')), 'Republicii');
+    await user.type(field(t('steps:address.number')), '10');
+    await user.click(await screen.findByRole('button', { name: t('steps:address.save') }));
 
     const phoneError = await screen.findByText('Numărul de telefon trebuie să aibă formatul 07xxxxxxxx.');
-    expect(field('Telefon (opțional)').getAttribute('aria-describedby')).toContain(phoneError.id);
+    expect(field(t('steps:mailingAddress.contactPhone')).getAttribute('aria-describedby')).toContain(phoneError.id);
     await waitFor(() => expect(screen.getByText('Localitatea aleasă nu este în județul ales.')).toBeTruthy());
     expect(screen.queryByTestId('mailing-address-saved')).toBeNull();
     expect(next().disabled).toBe(true);
@@ -236,14 +237,14 @@ describe('mailing-address step (flows/new-pfa.json step 6)', () => {
     setup({ profile: { first_name: 'Ana', last_name: 'Popescu' } });
     await shown();
     expect(idCard().disabled).toBe(true);
-    await waitFor(() => expect(screen.getByText('Nu avem încă adresa din buletinul tău.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(t('steps:mailingAddress.idCardMissing'))).toBeTruthy());
   });
 
   it('drops a stored choice of another address when none is saved', async () => {
     setup({ formData: { mailing_address_type: 'custom_address' } });
     await shown();
     expect(custom().checked).toBe(true);
-    expect(await screen.findByRole('group', { name: 'Adresa de corespondență' })).toBeTruthy();
+    expect(await screen.findByRole('group', { name: t('steps:mailingAddress.formTitle') })).toBeTruthy();
     await waitFor(() => expect(next().disabled).toBe(true));
   });
 });

@@ -5,7 +5,8 @@ import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import type { CaenCode, CaenService, OverviewData, OverviewUpdate, Profile } from '../../widgets/types';
-import { fakeServices, location, renderAt, request, t } from '../engine/render';
+import { fakeServices, location, renderAt, request, stepText, t } from '../engine/render';
+import { localePattern, textStart } from '../copy';
 import { sleep } from './helpers';
 
 // The step's field by its flow name, whether or not widgets/registry.ts lists it yet.
@@ -94,12 +95,12 @@ function setup(options: { codes?: CaenCode[]; partner?: { slug: string; is_unaff
 }
 
 async function shown() {
-  expect(await screen.findByRole('heading', { name: 'Dosarul tău este gata' })).toBeTruthy();
+  expect(await screen.findByRole('heading', { name: t('steps:overview.title') })).toBeTruthy();
   await screen.findByTestId('overview');
   await waitFor(() => expect(screen.getByText('0712345678')).toBeTruthy());
 }
 
-const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
+const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-7', 'submit') }) as HTMLButtonElement;
 
 describe('overview step (flows/new-pfa.json step 7)', () => {
   it('a code still in CAEN Rev.2 that split is named as such, with its Rev.3 classes to choose from (issue 31)', async () => {
@@ -128,9 +129,9 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await waitFor(() => expect(screen.getByText('PFA Popescu Ana')).toBeTruthy());
     await waitFor(() => expect(screen.getByText('2850101400019')).toBeTruthy());
     await waitFor(() => expect(screen.getByText('ana@exemplu.ro')).toBeTruthy());
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Modifică Nume' })).toBeTruthy());
-    expect(screen.queryByRole('button', { name: 'Modifică Telefon' })).toBeNull();
-    const product = await screen.findByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement;
+    await waitFor(() => expect(screen.getByRole('button', { name: t('steps:overview.editField', { field: t('steps:overview.lastName') }) })).toBeTruthy());
+    expect(screen.queryByRole('button', { name: t('steps:overview.editField', { field: t('steps:overview.phone') }) })).toBeNull();
+    const product = await screen.findByRole('radio', { name: textStart(t('steps:overview.officeProduct')) }) as HTMLInputElement;
     await waitFor(() => expect(product.checked).toBe(true));
     await waitFor(() => expect(next().disabled).toBe(false));
     await user.click(next());
@@ -141,13 +142,13 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('edits the CNP inline: the server error shows under the field, then a valid one is saved', async () => {
     const { user, state, caen } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(await screen.findByRole('button', { name: 'Modifică CNP' }));
-    const input = await screen.findByRole('textbox', { name: 'CNP' }) as HTMLInputElement;
+    await user.click(await screen.findByRole('button', { name: t('steps:overview.editField', { field: t('steps:overview.personalCode') }) }));
+    const input = await screen.findByRole('textbox', { name: t('steps:overview.personalCode') }) as HTMLInputElement;
     expect(input.value).toBe('2850101400019');
     await user.clear(input);
     await user.type(input, '1900515125807');
     state.refuse = { personal_code: ['CNP-ul nu este valid: cifra de control nu corespunde.'] };
-    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: t('steps:overview.save') }));
     const error = await screen.findByText('CNP-ul nu este valid: cifra de control nu corespunde.');
     expect(error.getAttribute('role')).toBe('alert');
     expect(input.getAttribute('aria-describedby')).toBe(error.id);
@@ -155,9 +156,9 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
 
     await user.clear(input);
     await user.type(input, '1900515125806');
-    await user.click(await screen.findByRole('button', { name: 'Salvează' }));
+    await user.click(await screen.findByRole('button', { name: t('steps:overview.save') }));
     const row = await screen.findByTestId('overview-personal_code');
-    await waitFor(() => expect(within(row).getByRole('status').textContent).toBe('Informațiile au fost modificate.'));
+    await waitFor(() => expect(within(row).getByRole('status').textContent).toBe(t('steps:overview.saved')));
     await waitFor(() => expect(within(row).getByText('1900515125806')).toBeTruthy());
     expect(state.profile.personal_code).toBe('1900515125806');
   });
@@ -165,7 +166,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('searches CAEN codes only from 3 characters (after the debounce) and saves the chosen primary code', async () => {
     const { user, caen, state } = setup();
     await shown();
-    const input = await screen.findByRole('combobox', { name: 'Cod principal' });
+    const input = await screen.findByRole('combobox', { name: t('steps:overview.primary') });
     await user.click(input);
     await user.type(input, '62');
     await sleep(450);
@@ -179,13 +180,13 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await user.click(option);
     await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [36210] }));
     expect(state.codes.map((c) => c.code)).toEqual(['6210']);
-    expect(await screen.findByText('Informațiile au fost modificate.')).toBeTruthy();
+    expect(await screen.findByText(t('steps:overview.saved'))).toBeTruthy();
   });
 
   it('keeps the last CAEN answer listed and choosable while a longer search loads', async () => {
     const { user, caen } = setup();
     await shown();
-    const input = await screen.findByRole('combobox', { name: 'Cod principal' });
+    const input = await screen.findByRole('combobox', { name: t('steps:overview.primary') });
     await user.click(input);
     await user.type(input, '620');
     await screen.findByRole('option', { name: /^6210 – / });
@@ -195,7 +196,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     caen.search.mockImplementation((term, offset, size) => new Promise((resolve) => (answer = () => resolve(all(term, offset, size)))));
     await user.type(input, '1');
     await waitFor(() => expect(caen.search).toHaveBeenLastCalledWith('6201', 0, 25));
-    await waitFor(() => expect(screen.getByText('Se caută…')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(t('steps:overview.searchLoading'))).toBeTruthy());
     expect(screen.getAllByRole('option').map((o) => o.textContent?.slice(0, 4))).toEqual(['6210', '6220', '6290']);
     await user.click(await screen.findByRole('option', { name: /^6210 – / }));
     await waitFor(() => expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [36210] }));
@@ -205,23 +206,23 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('asks for a primary code before a secondary one; the primary row cannot be deleted, secondary rows can', async () => {
     const { user, caen } = setup();
     await shown();
-    await user.click(await screen.findByRole('button', { name: 'Adaugă cod secundar' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Nu poți adăuga coduri secundare fără a selecta mai întâi un cod principal'));
-    expect(screen.queryByRole('combobox', { name: 'Cod secundar 1' })).toBeNull();
+    await user.click(await screen.findByRole('button', { name: t('steps:overview.addSecondary') }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(t('steps:overview.secondaryNeedsPrimary')));
+    expect(screen.queryByRole('combobox', { name: t('steps:overview.secondary', { n: 1 }) })).toBeNull();
     expect(caen.updateFormData).not.toHaveBeenCalled();
     cleanup();
 
     const second = setup({ codes: [CODES[3], CODES[4]] });
     await shown();
     const primary = await screen.findByTestId('caen-row-0');
-    expect(within(primary).queryByRole('button', { name: /^Șterge codul/ })).toBeNull();
+    expect(within(primary).queryByRole('button', { name: localePattern('steps:overview.removeCode') })).toBeNull();
     const secondary = await screen.findByTestId('caen-row-1');
-    await second.user.click(await within(secondary).findByRole('button', { name: 'Șterge codul 7311' }));
+    await second.user.click(await within(secondary).findByRole('button', { name: t('steps:overview.removeCode', { code: '7311' }) }));
     await waitFor(() => expect(second.caen.updateFormData).toHaveBeenCalledWith({ codes: [37412] }));
     expect(screen.queryByTestId('caen-row-1')).toBeNull();
 
-    await second.user.click(await screen.findByRole('button', { name: 'Adaugă cod secundar' }));
-    const input = await screen.findByRole('combobox', { name: 'Cod secundar 1' });
+    await second.user.click(await screen.findByRole('button', { name: t('steps:overview.addSecondary') }));
+    const input = await screen.findByRole('combobox', { name: t('steps:overview.secondary', { n: 1 }) });
     await second.user.click(input);
     await second.user.type(input, 'publicitate');
     await second.user.click(await screen.findByRole('option', { name: /^7311 –/ }));
@@ -232,7 +233,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     const { user, state } = setup({ codes: [CODES[3], CODES[4]] });
     await shown();
     state.refuse = { codes: ['Poți alege cel mult 5 coduri CAEN.'] };
-    await user.click(within(screen.getByTestId('caen-row-1')).getByRole('button', { name: 'Șterge codul 7311' }));
+    await user.click(within(screen.getByTestId('caen-row-1')).getByRole('button', { name: t('steps:overview.removeCode', { code: '7311' }) }));
     expect((await screen.findByRole('alert')).textContent).toBe('Poți alege cel mult 5 coduri CAEN.');
     await waitFor(() => expect(screen.getByTestId('caen-row-1')).toBeTruthy());
   });
@@ -245,9 +246,9 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     const primary = await screen.findByTestId('caen-row-0');
     await waitFor(() => expect(within(primary).getByText(/^8291 –/)).toBeTruthy());
     expect(within(primary).queryByRole('combobox')).toBeNull();
-    await waitFor(() => expect(within(screen.getByTestId('caen-row-1')).queryByRole('button', { name: /^Șterge codul/ })).toBeNull());
-    await waitFor(() => expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: 'Șterge codul 7412' })).toBeTruthy());
-    await waitFor(() => expect(screen.getAllByText('Stabilit de partener, nu se poate modifica')).toHaveLength(2));
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-1')).queryByRole('button', { name: localePattern('steps:overview.removeCode') })).toBeNull());
+    await waitFor(() => expect(within(screen.getByTestId('caen-row-2')).getByRole('button', { name: t('steps:overview.removeCode', { code: '7412' }) })).toBeTruthy());
+    await waitFor(() => expect(screen.getAllByText(t('steps:overview.lockedCode'))).toHaveLength(2));
   });
 
   it('credit partner: the preset on arrival is not an edit, so no "Informațiile au fost modificate." toast', async () => {
@@ -257,7 +258,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await waitFor(() => expect(within(screen.getByTestId('caen-row-0')).getByText(/^8291 –/)).toBeTruthy());
     await sleep(50);
     expect(notify).not.toHaveBeenCalled();
-    expect(screen.queryByText('Informațiile au fost modificate.')).toBeNull();
+    expect(screen.queryByText(t('steps:overview.saved'))).toBeNull();
   });
 
   it('credit partner: "Pasul următor" waits for the preset codes\' save and says so; enabled once it is saved', async () => {
@@ -273,12 +274,12 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await shown();
     // The locked codes already show, but the send would race their write: next waits, and says why.
     await waitFor(() => expect(within(screen.getByTestId('caen-row-0')).getByText(/^8291 –/)).toBeTruthy());
-    const reason = await screen.findByText('Se salvează codurile CAEN…');
+    const reason = await screen.findByText(t('steps:overview.savingCodes'));
     expect(next().disabled).toBe(true);
     expect(next().getAttribute('aria-describedby')).toBe(reason.id);
     release();
     await waitFor(() => expect(next().disabled).toBe(false));
-    expect(screen.queryByText('Se salvează codurile CAEN…')).toBeNull();
+    expect(screen.queryByText(t('steps:overview.savingCodes'))).toBeNull();
     expect(caen.updateFormData).toHaveBeenCalledWith({ codes: [38291, 36619, 37412] });
   });
 
@@ -286,39 +287,39 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     const { user } = setup();
     await shown();
     await waitFor(() => expect(next().disabled).toBe(true));
-    const reason = await screen.findByText('Pasul următor devine activ după ce alegi codul CAEN principal.');
+    const reason = await screen.findByText(t('steps:overview.nextNeedsPrimary'));
     expect(next().getAttribute('aria-describedby')).toBe(reason.id);
-    const input = await screen.findByRole('combobox', { name: 'Cod principal' });
+    const input = await screen.findByRole('combobox', { name: t('steps:overview.primary') });
     await user.click(input);
     await user.type(input, '7412');
     await user.click(await screen.findByRole('option', { name: /^7412 – / }));
     await waitFor(() => expect(next().disabled).toBe(false));
-    expect(screen.queryByText('Pasul următor devine activ după ce alegi codul CAEN principal.')).toBeNull();
+    expect(screen.queryByText(t('steps:overview.nextNeedsPrimary'))).toBeNull();
     expect(next().getAttribute('aria-describedby')).toBeNull();
   });
 
   it('office at home: the popup explains the rule; keeping it returns to the product office', async () => {
     const { user, caen } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
+    await user.click(await screen.findByRole('radio', { name: t('steps:overview.officeHome') }));
     const dialog = await screen.findByRole('alertdialog');
-    await waitFor(() => expect(within(dialog).getByText('Sediul social rămâne la Ghișeu')).toBeTruthy());
-    await user.click(await within(dialog).findByRole('button', { name: 'Păstrez sediul la Ghișeu' }));
+    await waitFor(() => expect(within(dialog).getByText(t('steps:overview.homeDialogTitle'))).toBeTruthy());
+    await user.click(await within(dialog).findByRole('button', { name: t('steps:overview.keepOffice') }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    await waitFor(() => expect((screen.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ }) as HTMLInputElement).checked).toBe(true));
+    await waitFor(() => expect((screen.getByRole('radio', { name: textStart(t('steps:overview.officeProduct')) }) as HTMLInputElement).checked).toBe(true));
     expect(caen.markAsLost).not.toHaveBeenCalled();
   });
 
   it('office at home: the popup offers two services; choosing one marks the request lost (sediu-la-client) and leaves for its site', async () => {
     const { user, caen, onRedirect } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
+    await user.click(await screen.findByRole('radio', { name: t('steps:overview.officeHome') }));
     const dialog = await screen.findByRole('alertdialog');
-    const list = await within(dialog).findByRole('list', { name: 'Servicii pentru PFA cu sediul acasă' });
+    const list = await within(dialog).findByRole('list', { name: t('steps:overview.servicesLabel') });
     expect(within(list).getAllByRole('listitem')).toHaveLength(2);
     expect(within(list).getByText('Depui singur cererea.')).toBeTruthy();
-    expect(within(dialog).queryByRole('button', { name: 'Vreau sediul acasă, mă îndrept către alte servicii' })).toBeNull();
-    await user.click(within(list).getByRole('button', { name: 'Mergi la Un expert contabil CECCAR' }));
+    expect(within(dialog).queryByRole('button', { name: t('steps:overview.leave') })).toBeNull();
+    await user.click(within(list).getByRole('button', { name: t('steps:overview.goToService', { name: 'Un expert contabil CECCAR' }) }));
     await waitFor(() => expect(onRedirect).toHaveBeenCalledWith('https://www.ceccar.ro'));
     expect(caen.markAsLost).toHaveBeenCalledWith('sediu-la-client');
     // Never the questionnaire's dead-end page.
@@ -329,10 +330,10 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     const { user, caen, onRedirect } = setup({ codes: [CODES[0]] });
     caen.markAsLost.mockRejectedValueOnce(new Error('offline'));
     await shown();
-    await user.click(await screen.findByRole('radio', { name: 'Vreau sediul social acasă' }));
+    await user.click(await screen.findByRole('radio', { name: t('steps:overview.officeHome') }));
     const dialog = await screen.findByRole('alertdialog');
-    await user.click(await within(dialog).findByRole('button', { name: 'Mergi la Portalul ONRC' }));
-    expect(await within(dialog).findByText('Nu am putut salva alegerea. Încearcă din nou.')).toBeTruthy();
+    await user.click(await within(dialog).findByRole('button', { name: t('steps:overview.goToService', { name: 'Portalul ONRC' }) }));
+    expect(await within(dialog).findByText(t('steps:overview.leaveError'))).toBeTruthy();
     expect(onRedirect).not.toHaveBeenCalled();
   });
 });

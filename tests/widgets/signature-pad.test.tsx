@@ -4,7 +4,7 @@ import { Wizard } from '@/engine/Wizard';
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import { dataUrlToBlob } from '../../widgets/signature-pad/SignatureField';
-import { fakeDossier, fakeServices, location, renderAt, request } from '../engine/render';
+import { fakeDossier, fakeServices, location, renderAt, request, stepText, t } from '../engine/render';
 
 
 /** jsdom draws nothing: a stand-in for signature_pad with the same surface, driven by the test. */
@@ -92,16 +92,16 @@ function engine(initial: RegistrationRequest) {
   return { api, forms, setCurrent: (next: RegistrationRequest) => (current = next) };
 }
 
-const next = () => screen.getByRole('button', { name: 'Pasul următor' }) as HTMLButtonElement;
-const clearButton = () => screen.getByRole('button', { name: 'Șterge semnătura din chenar' }) as HTMLButtonElement;
+const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-5', 'submit') }) as HTMLButtonElement;
+const clearButton = () => screen.getByRole('button', { name: t('steps:signature.clearLabel') }) as HTMLButtonElement;
 const pad = () => pads[pads.length - 1];
 const draw = () => act(() => pad().draw());
 
 async function show(initial: RegistrationRequest, services = fakeServices()) {
   const setup = engine(initial);
   renderAt('/infiintare-pfa/5', <Wizard registrationType={2} api={setup.api} services={services} />);
-  await screen.findByRole('heading', { name: 'Semnătură' });
-  await screen.findByRole('img', { name: 'Chenar pentru semnătură' });
+  await screen.findByRole('heading', { name: t('steps:signature.title') });
+  await screen.findByRole('img', { name: t('steps:signature.padLabel') });
   return setup;
 }
 
@@ -118,17 +118,17 @@ afterEach(() => {
 describe('signature step (flows/new-pfa.json step 5)', () => {
   it('an empty pad and nothing saved: the pad, its labels, the consent text, "next" disabled', async () => {
     await show(atSignature());
-    const canvas = await screen.findByRole('img', { name: 'Chenar pentru semnătură' }) as HTMLCanvasElement;
+    const canvas = await screen.findByRole('img', { name: t('steps:signature.padLabel') }) as HTMLCanvasElement;
     expect(canvas.tagName).toBe('CANVAS');
     expect(canvas.style.touchAction).toBe('none');
     expect(canvas.style.height).toBe('233px');
     expect(canvas.style.width).toBe('100%');
     expect(pad().options).toEqual({ penColor: 'blue', minWidth: 0.5, maxWidth: 2.5 });
-    await waitFor(() => expect(screen.getByRole('group', { name: 'Semnează în chenarul de mai jos, cu mouse-ul sau cu degetul.' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('group', { name: t('steps:signature.intro') })).toBeTruthy());
 
-    await waitFor(() => expect(screen.getByText(/articolelor 2\.10\.3 și 2\.10\.4/).textContent).toContain('semnături electronice pe documentele dosarului tău'));
-    expect(screen.queryByText('Semnătura a fost încărcată')).toBeNull();
-    expect(clearButton().textContent).toBe('Șterge');
+    await waitFor(() => expect(screen.getByText(t('steps:signature.consent'))).toBeTruthy());
+    expect(screen.queryByText(t('steps:signature.saved'))).toBeNull();
+    expect(clearButton().textContent).toBe(t('steps:signature.clear'));
     expect(clearButton().disabled).toBe(true);
     await waitFor(() => expect(screen.getByTestId('signature-step').dataset.state).toBe('empty'));
     expect(next().disabled).toBe(true);
@@ -164,9 +164,9 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     await draw();
     await waitFor(() => expect(next().disabled).toBe(false));
     fireEvent.click(next());
-    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'Semnătura nu a putut fi salvata!'));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', t('steps:signature.saveError')));
     if (reason) expect(await screen.findByText(reason)).toBeTruthy();
-    else expect(await screen.findByText('Semnătura nu a putut fi salvata!')).toBeTruthy();
+    else expect(await screen.findByText(t('steps:signature.saveError'))).toBeTruthy();
     expect(location()).toBe('/infiintare-pfa/5');
   });
 
@@ -200,8 +200,8 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
 
   it('a saved signature: shown with "Semnătura a fost încărcată"; "next" keeps it (signature=saved, no file)', async () => {
     const { forms } = await show(atSignature({ signature_document: SAVED }));
-    expect(await screen.findByText('Semnătura a fost încărcată')).toBeTruthy();
-    const image = (await screen.findByRole('img', { name: 'Semnătura ta salvată' })) as HTMLImageElement;
+    expect(await screen.findByText(t('steps:signature.saved'))).toBeTruthy();
+    const image = (await screen.findByRole('img', { name: t('steps:signature.savedAlt') })) as HTMLImageElement;
     expect(image.getAttribute('src')).toBe('blob:/api/files/5');
     await waitFor(() => expect(next().disabled).toBe(false));
 
@@ -214,11 +214,11 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
   it('deleting the saved signature calls the service and reloads the request; then "next" is disabled', async () => {
     const dossier = fakeDossier();
     const setup = await show(atSignature({ signature_document: SAVED }), fakeServices({ dossier }));
-    await screen.findByText('Semnătura a fost încărcată');
+    await screen.findByText(t('steps:signature.saved'));
     setup.setCurrent(atSignature({ signature_document: null }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Șterge semnătura salvată' }));
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:signature.deleteSaved') }));
     await waitFor(() => expect(dossier.deleteSignature).toHaveBeenCalledTimes(1));
-    await waitFor(() => expect(screen.queryByText('Semnătura a fost încărcată')).toBeNull());
+    await waitFor(() => expect(screen.queryByText(t('steps:signature.saved'))).toBeNull());
     expect(setup.api.get).toHaveBeenCalledTimes(2);
     await waitFor(() => expect(next().disabled).toBe(true));
     // The pad was not rebuilt by the reload: one pad for the whole step.
@@ -229,9 +229,9 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
     const dossier = fakeDossier();
     vi.mocked(dossier.deleteSignature).mockRejectedValueOnce(new Error('500'));
     await show(atSignature({ signature_document: SAVED }), fakeServices({ dossier }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Șterge semnătura salvată' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Eroare la ștergerea imaginii!');
-    await waitFor(() => expect(screen.getByText('Semnătura a fost încărcată')).toBeTruthy());
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:signature.deleteSaved') }));
+    expect((await screen.findByRole('alert')).textContent).toBe(t('steps:signature.deleteError'));
+    await waitFor(() => expect(screen.getByText(t('steps:signature.saved'))).toBeTruthy());
     expect(next().disabled).toBe(false);
   });
 

@@ -1,21 +1,28 @@
 import { Stack } from '@chakra-ui/react';
 import { useLocation } from 'react-router';
-import { progress, resolveFlow, stepByPath, type Flow, type FlowStep } from '@/core/flow';
+import { progress, resolveFlow, stepByPath, type Flow, type FlowContext, type FlowStep } from '@/core/flow';
 import { StepIntro, StepPosition } from '@/engine/StepIntro';
 import { DEFAULT_CONFIG } from '@/shared/api/hooks';
 import { useT } from '@/shared/useT';
 
 /**
- * What a step's HTML shell can show before the request is known: true for every request. The
- * position ("Pasul 3 din 10": no variant drops a step, `done` ones still count) always; the heading
- * unless a variant changes the step's title (the pricing step names the partner); the guidance
- * unless a variant changes the step's copy.
+ * Whom a step's HTML shell is written for: an applicant no variant changes anything for (no partner,
+ * no activity, nothing answered, not paid). The shell is built once for everyone, before the request
+ * is known, so it shows the base text; the applicants a variant applies to (a partner's own copy of a
+ * step, the pricing step's title naming the partner) get their variant's text as soon as the app has
+ * resolved the flow for their request and draws the step in the shell's place (src/shared/shell.ts).
+ * Unaffiliated: the flow files say what an applicant without a partner sees (the pricing title
+ * without a partner's name), and that is the text without a partner in it.
  */
-export function shellParts(flow: Flow, step: FlowStep): { title: boolean; copy: boolean } {
-  const patches = (flow.variants ?? []).map((v) => (step.id in v.steps ? v.steps[step.id] : undefined)).filter((p) => p !== undefined);
-  const patched = (key: string) => patches.some((p) => p === null || key in p);
-  return { title: !patched('title'), copy: !patched('copy') };
+export const SHELL_CONTEXT: FlowContext = { partner: null, unaffiliated: true, paid: false, activity: null, formData: {} };
+
+/** The step as the shell shows it: the flow resolved for `SHELL_CONTEXT` (a step it skips keeps its base text). */
+export function shellStep(flow: Flow, step: FlowStep): FlowStep {
+  return resolveFlow(flow, SHELL_CONTEXT).allSteps.find((s) => s.id === step.id) ?? step;
 }
+
+/** What only a request can fill into a title (StepRunner gives the partner's name): a title that needs it waits for the app. */
+const REQUEST_ONLY = { partner: '\u0000' };
 
 /**
  * The step part of a step page's HTML shell (issue 14, LCP): rendered at build time by
@@ -27,18 +34,18 @@ export function shellParts(flow: Flow, step: FlowStep): { title: boolean; copy: 
 export function StepShell({ flow }: { flow: Flow }) {
   const t = useT('common');
   const { pathname } = useLocation();
-  const step = stepByPath(flow, pathname);
-  if (!step) return null;
-  const { position, total } = progress(resolveFlow({ ...flow, variants: [] }, { partner: null, activity: null, formData: {} }), step.id);
-  const parts = shellParts(flow, step);
+  const found = stepByPath(flow, pathname);
+  if (!found) return null;
+  const { position, total } = progress(resolveFlow({ ...flow, variants: [] }, SHELL_CONTEXT), found.id);
+  const step = shellStep(flow, found);
+  const titled = !t(step.title, REQUEST_ONLY).includes(REQUEST_ONLY.partner);
   const services = { t, legal: { termsUrl: DEFAULT_CONFIG.terms_url, privacyUrl: DEFAULT_CONFIG.privacy_url } };
-  const shown: FlowStep = parts.copy ? step : { ...step, copy: undefined };
   return (
     <Stack gap="4">
       <StepPosition step={step} position={position} total={total} t={t} />
-      {parts.title ? (
+      {titled ? (
         <Stack gap="6" as="section" aria-labelledby={`${step.id}-title`}>
-          <StepIntro step={shown} title={t(step.title)} services={services} />
+          <StepIntro step={step} title={t(step.title)} services={services} />
         </Stack>
       ) : null}
     </Stack>
