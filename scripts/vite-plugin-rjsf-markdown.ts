@@ -20,7 +20,8 @@ export function flowsUsingMarkdown(flowsDir: string): string[] {
  */
 export function rjsfMarkdownOnlyWhenUsed(root = process.cwd()): Plugin {
   const shim = path.resolve(root, 'src/engine/plain-markdown.ts');
-  const flowsDir = path.resolve(root, 'flows');
+  // The flow walker's other flow files, when set (scripts/vite-plugin-flows-dir.ts).
+  const flowsDir = path.resolve(root, process.env.E2E_FLOWS_DIR || 'flows');
   let markdownUsed = true;
   return {
     name: 'ghiseu:rjsf-markdown-only-when-used',

@@ -13,6 +13,7 @@ import { axeViolations, VIEWPORTS } from './axe';
 import { choosePlace, drivers } from './drivers';
 import { auth, expect, newApplicantAt, registerViaApi, signInBrowser, test } from './fixtures';
 import { partners, readFlow, t, walkFlow } from './walk';
+import { localeText, textStart } from '../copy';
 
 // The walks are long and independent: spread over the workers.
 test.describe.configure({ mode: 'parallel' });
@@ -61,14 +62,14 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const check = checker(page, size);
       const profile = { questionnaire: ['niciuna'] };
       await newApplicantAt(page, request, 7, { formData: { ...profile, activity: 'question-mark', activity_details: 'Olărit' } });
-      await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: localeText('steps:overview.caenTitle') })).toBeVisible();
       await check('overview, unknown activity');
 
       const account = await newApplicantAt(page, request, 7, { formData: { ...profile, activity: 'design-grafic' } });
-      await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
-      await expect(page.getByRole('radio', { name: /^Păstrez sediul social/ })).toBeChecked();
+      await expect(page.getByRole('heading', { name: localeText('steps:overview.caenTitle') })).toBeVisible();
+      await expect(page.getByRole('radio', { name: textStart(localeText('steps:overview.officeProduct')) })).toBeChecked();
       await check('overview');
-      const home = page.getByRole('radio', { name: /^Vreau sediul/ });
+      const home = page.getByRole('radio', { name: textStart(localeText('steps:overview.officeHome')) });
       await page.locator('label', { has: home }).click();
       await expect(page.getByRole('alertdialog')).toBeVisible();
       await check('overview, home-office popup');
@@ -78,7 +79,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const sent = await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7', form_data: { submitted_at: new Date().toISOString() } } });
       expect(sent.ok()).toBe(true);
       await page.reload();
-      await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: localeText('steps:overview.caenTitle') })).toBeVisible();
       await check('overview, dossier sent');
     });
 
@@ -105,7 +106,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     test('an address form’s county and city lists open, and a county search that finds nothing', async ({ page, request }) => {
       const check = checker(page, size);
       await newApplicantAt(page, request, 6);
-      const custom = page.getByRole('radio', { name: /^Altă adresă de corespondență/ });
+      const custom = page.getByRole('radio', { name: textStart(localeText('steps:mailingAddress.custom')) });
       await page.locator('label', { has: custom }).click();
       const county = page.getByRole('combobox', { name: new RegExp(`^${t('steps:address.county')}`) });
       await county.click();
@@ -154,7 +155,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const first = ((await reasons.json()) as { payload: { identifier: string; fe_text: string }[] }).payload.find((r) => r.identifier !== 'niciuna')!;
       const box = page.getByRole('checkbox', { name: first.fe_text, exact: true });
       await page.locator('label', { has: box }).click();
-      await page.getByRole('button', { name: 'Mergi la următorul pas' }).click();
+      await page.getByRole('button', { name: localeText('steps:questionnaire.submit') }).click();
       await expect(page).toHaveURL(/\/inregistrare\/chestionar\/info$/);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await check('/inregistrare/chestionar/info');

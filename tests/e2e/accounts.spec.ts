@@ -7,6 +7,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { Envelope, RegistrationRequest } from '@/core/api-types';
 import { DEFAULT_PASSWORD, expect, holdScripts, outbox, registerViaApi, signInBrowser, test, uniqueEmail, type RegisteredAccount } from './fixtures';
+import { localeText } from '../copy';
 
 const CALLBACK_ORIGIN = 'http://127.0.0.1:3999'; // AUTH_CALLBACK_ORIGINS of tests/e2e/serve.ts
 
@@ -126,7 +127,7 @@ test.describe('sign in and out', () => {
 
     // stop_flow: a questionnaire answer the service cannot handle yet leads to the info page…
     await page.locator('label', { has: page.getByRole('checkbox', { name: 'Voi vinde produse', exact: true }) }).click();
-    await page.getByRole('button', { name: 'Mergi la următorul pas' }).click();
+    await page.getByRole('button', { name: localeText('steps:questionnaire.submit') }).click();
     await expect(page).toHaveURL(/\/inregistrare\/chestionar\/info$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Încă nu putem ține contabilitatea PFA-ului tău' })).toBeVisible();
     // …and the next login goes there too.

@@ -5,6 +5,7 @@
  * amount and the day, and exactly one receipt is in the outbox.
  */
 import { auth, currentRequest, expect, newApplicantAt, outbox, test } from './fixtures';
+import { localeText } from '../copy';
 
 const dayInRomania = (date: Date) =>
   new Intl.DateTimeFormat('ro-RO', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Bucharest' }).format(date);
@@ -35,7 +36,7 @@ test('/register/account/icredit: the partner’s plan, locked, with its price an
 
 test('paid with the built-in checkout: "Confirmăm plata…", then "Plata a fost primită" with amount and day on the status page; one receipt', async ({ page, request, context }) => {
   const account = await newApplicantAt(page, request, 9, { partnerSlug: 'icredit' });
-  await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
+  await page.getByRole('button', { name: localeText('steps:pricing.submit') }).click();
   await expect(page).toHaveURL(/\/checkout\/pay_[\w-]+$/);
   await expect(page.getByTestId('checkout-amount')).toHaveText('130,00 lei / lună');
   await expect(page.getByTestId('checkout-phases').getByRole('listitem')).toHaveText([

@@ -7,6 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { currentRequest, expect, newApplicantAt, registerViaApi, signInBrowser, test } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 async function expectBrand(page: Page) {
   const brand = page.getByTestId('brand').first();
@@ -57,12 +58,12 @@ test('the flow shows the brand, the step name beside the counter, the footer; th
   await newApplicantAt(page, request, 1);
   await expectBrand(page);
   await expect(page.getByRole('banner').getByText('Înființare PFA')).toBeVisible();
-  await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 2 din 10');
-  await expect(page.getByTestId('wizard-step-name')).toHaveText('Identitate');
-  await expect(page.getByTestId('step-privacy-note')).toContainText('folosite doar pentru verificarea identității tale');
-  await expect(page.getByTestId('step-privacy-note').getByRole('link', { name: 'Politica de confidențialitate' })).toHaveAttribute('href', '/confidentialitate');
-  await expect(page.getByRole('heading', { level: 2, name: 'Sfaturi pentru fotografii clare' })).toBeVisible();
-  await expect(page.getByText('Folosește lumină naturală, fără bliț și fără reflexii pe buletin.')).toBeVisible();
+  await expect(page.getByTestId('wizard-progress')).toHaveText(localeText('steps:common.progress', { position: 2, total: 10 }));
+  await expect(page.getByTestId('wizard-step-name')).toHaveText(flowStepText('requesting-company-step-1', 'name'));
+  await expect(page.getByTestId('step-privacy-note')).toContainText(flowStepText('requesting-company-step-1', 'privacyNote'));
+  await expect(page.getByTestId('step-privacy-note').getByRole('link', { name: localeText('steps:common.privacyLink') })).toHaveAttribute('href', '/confidentialitate');
+  await expect(page.getByRole('heading', { level: 2, name: flowStepText('requesting-company-step-1', 'tipsTitle') })).toBeVisible();
+  await expect(page.getByText(flowStepText('requesting-company-step-1', 'tips').split('\n')[1])).toBeVisible();
   const footer = page.getByRole('contentinfo');
   await expect(footer.getByRole('link', { name: 'Politica de confidențialitate' })).toHaveAttribute('href', '/confidentialitate');
   await footer.getByRole('link', { name: 'Termeni și condiții' }).click();
@@ -71,8 +72,8 @@ test('the flow shows the brand, the step name beside the counter, the footer; th
 
 test('the signature consent links to the terms it cites', async ({ page, request, context }) => {
   await newApplicantAt(page, request, 5);
-  await expect(page.getByTestId('wizard-step-name')).toHaveText('Semnătură');
-  const link = page.getByRole('link', { name: 'Citește Termenii și condițiile (articolele 2.10.3 și 2.10.4)' });
+  await expect(page.getByTestId('wizard-step-name')).toHaveText(flowStepText('requesting-company-step-5', 'name'));
+  const link = page.getByRole('link', { name: localeText('steps:signature.readTerms') });
   const [terms] = await Promise.all([context.waitForEvent('page'), link.click()]);
   await expect(terms.getByText(/^2\.10\.4\./)).toBeVisible();
 });
@@ -83,7 +84,7 @@ test('the questionnaire info page links to the main site and the contact address
   await signInBrowser(page, account);
   await page.goto('/inregistrare/1');
   await page.locator('label', { has: page.getByRole('checkbox', { name: /Voi fi plătitor de TVA/ }) }).click();
-  await page.getByRole('button', { name: 'Mergi la următorul pas' }).click();
+  await page.getByRole('button', { name: localeText('steps:questionnaire.submit') }).click();
   await expect(page).toHaveURL(/\/inregistrare\/chestionar\/info$/);
   await expectBrand(page);
   const contact = page.getByRole('main').getByRole('link', { name: 'Scrie-ne pe e-mail' });

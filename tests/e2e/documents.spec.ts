@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test';
 import { pngImage } from './images';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
@@ -17,11 +18,11 @@ async function chooseFiles(page: Page, button: string, files: { name: string; mi
 
 test('a PDF and a photo go up with the step; a refused file shows its message; the attorney screen comes first', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 3, { formData: { activity_id: 1, activity: 'consultanta-it' } });
-  await expect(page.getByRole('heading', { name: 'Diploma de studii' })).toBeVisible();
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  await expect(page.getByRole('heading', { name: localeText('steps:documents.diplomaHeading') })).toBeVisible();
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-3', 'submit') });
   await expect(next).toBeDisabled();
 
-  await chooseFiles(page, 'Încarcă fotografii', [
+  await chooseFiles(page, localeText('steps:documents.upload'), [
     { name: 'diploma.pdf', mimeType: 'application/pdf', buffer: PDF },
     { name: 'diploma-verso.png', mimeType: 'image/png', buffer: pngImage(300, 200) },
     { name: 'notite.pdf', mimeType: 'application/pdf', buffer: Buffer.from('doar text, nu un PDF') },
@@ -29,18 +30,18 @@ test('a PDF and a photo go up with the step; a refused file shows its message; t
   await expect(next).toBeEnabled();
   // First press: the power-of-attorney screen (100–200 lei), acknowledged on the server.
   await next.click();
-  await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
-  await expect(page.getByText(/între 100 și 200 de lei/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: localeText('steps:documents.attorney.title') })).toBeVisible();
+  await expect(page.getByText(localeText('steps:documents.attorney.cost'))).toBeVisible();
   // Second press submits: the text file posing as a PDF is refused, nothing is stored.
   await next.click();
-  await expect(page.getByText('Formatul sau dimensiunea documentului încărcat nu sunt acceptate.').first()).toBeVisible();
+  await expect(page.getByText(localeText('steps:documents.uploadError')).first()).toBeVisible();
   expect((await currentRequest(request, account)).step).toBe('requesting-company-step-3');
   expect((await currentRequest(request, account)).media).toMatchObject({ diploma_documents: [] });
 
-  await page.getByRole('button', { name: 'Șterge notite.pdf' }).click();
+  await page.getByRole('button', { name: localeText('steps:documents.deleteLabel', { name: 'notite.pdf' }) }).click();
   // The next press shows the power-of-attorney screen again (awaited, not peeked at), then submits.
   await next.click();
-  await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: localeText('steps:documents.attorney.title') })).toBeVisible();
   await next.click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/4$/);
   const saved = (await currentRequest(request, account)).media as { diploma_documents: { name: string; url: string }[] };
@@ -53,17 +54,17 @@ test('a PDF and a photo go up with the step; a refused file shows its message; t
 
 test('courier: send the diploma later and "Nu am permis de conducere"', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 3, { formData: { activity_id: 2, activity: 'curier' } });
-  await expect(page.getByRole('heading', { name: 'Permisul de conducere' })).toBeVisible();
-  const next = page.getByRole('button', { name: 'Pasul următor' });
-  await page.getByRole('button', { name: 'Trimit mai târziu', exact: true }).first().click();
+  await expect(page.getByRole('heading', { name: localeText('steps:documents.licence.courierHeading') })).toBeVisible();
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-3', 'submit') });
+  await page.getByRole('button', { name: localeText('steps:documents.sendLater'), exact: true }).first().click();
   // The licence still needs an answer.
   await expect(next).toBeDisabled();
-  const none = page.getByRole('radio', { name: 'Nu am permis de conducere' });
+  const none = page.getByRole('radio', { name: localeText('steps:documents.licence.none') });
   await page.locator('label', { has: none }).click();
   await expect(none).toBeChecked();
   await expect(next).toBeEnabled();
   await next.click();
-  await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: localeText('steps:documents.attorney.title') })).toBeVisible();
   await next.click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/4$/);
   expect((await currentRequest(request, account)).form_data).toMatchObject({ send_diploma_later: true, driver_license_status: 0 });
@@ -71,11 +72,11 @@ test('courier: send the diploma later and "Nu am permis de conducere"', async ({
 
 test('courier: uploading the driving licence now', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 3, { formData: { activity_id: 2, activity: 'curier' } });
-  await page.getByRole('button', { name: 'Trimit mai târziu', exact: true }).first().click();
-  const upload = page.getByRole('radio', { name: 'Îl încarc acum' });
+  await page.getByRole('button', { name: localeText('steps:documents.sendLater'), exact: true }).first().click();
+  const upload = page.getByRole('radio', { name: localeText('steps:documents.licence.upload') });
   await page.locator('label', { has: upload }).click();
-  await chooseFiles(page, 'Încarcă fișiere', [{ name: 'permis.png', mimeType: 'image/png', buffer: pngImage(320, 200) }]);
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  await chooseFiles(page, localeText('steps:documents.licence.uploadButton'), [{ name: 'permis.png', mimeType: 'image/png', buffer: pngImage(320, 200) }]);
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-3', 'submit') });
   await next.click();
   await next.click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/4$/);

@@ -250,6 +250,17 @@ export const drivers: Record<string, Driver> = {
   },
 };
 
+/**
+ * The values a widget offers for its field, where the walker needs another answer than the step's
+ * example (a submit branch: the questionnaire's reasons other than "niciuna" leave the flow).
+ */
+export const choices: Record<string, (request: APIRequestContext, ctx: { registrationType: 1 | 2; step: FlowStep }) => Promise<unknown[]>> = {
+  async questionnaire(request, { registrationType }) {
+    const reasons = await payload<{ identifier: string }[]>(request, `/api/nomenclature/lost-reasons/index?registration_type=${registrationType}`);
+    return reasons.map((r) => r.identifier);
+  },
+};
+
 /** The built-in checkout page after "Vreau {product}": its amount, then "Plătește". */
 export async function payAtBuiltinCheckout(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/checkout\/pay_[\w-]+$/);

@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { completeIdentity, drawSignature, payAtBuiltinCheckout } from './drivers';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 async function registerExisting(page: Page, email: string): Promise<void> {
   await page.goto('/register');
@@ -19,7 +20,8 @@ async function registerExisting(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/inregistrare\/1$/);
 }
 
-const next = (page: Page) => page.getByRole('button', { name: 'Pasul următor' });
+/** The button of the step `stepId` as its flow file names it ("Pasul următor"). */
+const next = (page: Page, stepId: string) => page.getByRole('button', { name: flowStepText(stepId, 'submit') });
 
 test('Am PFA: fiscal code → Te-am găsit → payment → identity → card → signature → dashboard; the next login goes to the dashboard', async ({ page }) => {
   test.setTimeout(120_000);
@@ -28,57 +30,57 @@ test('Am PFA: fiscal code → Te-am găsit → payment → identity → card →
 
   // 1. Questionnaire.
   await page.locator('label', { has: page.getByRole('checkbox', { name: /Niciuna dintre acestea/ }) }).click();
-  await page.getByRole('button', { name: 'Mergi la următorul pas' }).click();
+  await page.getByRole('button', { name: localeText('steps:questionnaire.submit') }).click();
 
   // 2. Fiscal code: a wrong check digit is refused before any lookup, the field is cleared.
   await expect(page).toHaveURL(/\/inregistrare\/2$/);
-  const code = page.getByLabel(/Cod fiscal \(CUI\/CIF\)/);
-  await expect(next(page)).toBeDisabled();
+  const code = page.getByLabel(localeText('steps:fiscalCode.label'));
+  await expect(next(page, 'existing-company-step-2')).toBeDisabled();
   await code.fill('42157398');
-  await next(page).click();
+  await next(page, 'existing-company-step-2').click();
   await expect(page.getByText(/Cifra de control a CUI-ului nu este corectă/).first()).toBeVisible();
   await expect(code).toHaveValue('');
   await code.fill('RO 42157397');
-  await next(page).click();
+  await next(page, 'existing-company-step-2').click();
 
   // 3. "Te-am găsit": the PFA read-only, then the power of attorney, then on.
   await expect(page).toHaveURL(/\/inregistrare\/3$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Te-am găsit' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: localeText('steps:confirmCompany.title') })).toBeVisible();
   await expect(page.getByTestId('company-name')).toContainText(/PERSOAN/);
   await expect(page.getByTestId('company-address')).not.toBeEmpty();
-  await next(page).click();
-  await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
-  await next(page).click();
+  await next(page, 'existing-company-step-3').click();
+  await expect(page.getByRole('heading', { name: localeText('steps:confirmCompany.attorney.title') })).toBeVisible();
+  await next(page, 'existing-company-step-3').click();
 
   // 4. Pricing and the built-in checkout; back at step 5 by the returned identifier.
   await expect(page).toHaveURL(/\/inregistrare\/4$/);
   const counter = page.getByTestId('wizard-progress');
-  await expect(counter).toHaveText('Pasul 4 din 7');
-  await expect(page.getByTestId('wizard-step-name')).toHaveText('Abonament');
-  await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
+  await expect(counter).toHaveText(localeText('steps:common.progress', { position: 4, total: 7 }));
+  await expect(page.getByTestId('wizard-step-name')).toHaveText(flowStepText('existing-company-step-4', 'name'));
+  await page.getByRole('button', { name: flowStepText('existing-company-step-4', 'submit') }).click();
   await payAtBuiltinCheckout(page);
   await expect(page).toHaveURL(/\/inregistrare\/5$/);
   // The counter keeps the flow's 7 steps once paid (it said "Pasul 4 din 6").
-  await expect(counter).toHaveText('Pasul 5 din 7');
-  await expect(page.getByTestId('wizard-step-name')).toHaveText('Identitate');
+  await expect(counter).toHaveText(localeText('steps:common.progress', { position: 5, total: 7 }));
+  await expect(page.getByTestId('wizard-step-name')).toHaveText(flowStepText('existing-company-step-5', 'name'));
 
   // 5. Identity ("Noi depunem totul pentru tine").
   await completeIdentity(page);
-  await page.getByRole('button', { name: 'Pasul următor' }).click();
+  await next(page, 'existing-company-step-5').click();
 
   // 7. Card, then 6. signature.
   await expect(page).toHaveURL(/\/inregistrare\/7$/);
-  await expect(counter).toHaveText('Pasul 6 din 7');
-  await page.locator('label', { has: page.getByRole('radio', { name: 'Nu, mulțumesc' }) }).click();
+  await expect(counter).toHaveText(localeText('steps:common.progress', { position: 6, total: 7 }));
+  await page.locator('label', { has: page.getByRole('radio', { name: localeText('steps:card.no') }) }).click();
   // This flow sends no dossier: the card step's button is "Pasul următor" (issue 17), not "Trimite dosar".
-  await expect(page.getByRole('button', { name: 'Trimite dosar' })).toHaveCount(0);
-  await next(page).click();
+  await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-8', 'submit') })).toHaveCount(0);
+  await next(page, 'existing-company-step-7').click();
   await expect(page).toHaveURL(/\/inregistrare\/6$/);
-  await expect(counter).toHaveText('Pasul 7 din 7');
+  await expect(counter).toHaveText(localeText('steps:common.progress', { position: 7, total: 7 }));
   // The last step says where the applicant goes next, and its button too.
-  await expect(page.getByText(/Acesta este ultimul pas\. După ce semnezi, te ducem în contul tău Ghișeu/)).toBeVisible();
+  await expect(page.getByText(flowStepText('existing-company-step-6', 'notice'))).toBeVisible();
   await drawSignature(page);
-  await page.getByRole('button', { name: 'Semnează și mergi în contul tău' }).click();
+  await page.getByRole('button', { name: flowStepText('existing-company-step-6', 'submit') }).click();
 
   // The hand-over to the dashboard.
   await expect(page).toHaveURL(/\/sso\/[^/]+$/);

@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
 import { currentRequest, DEFAULT_PASSWORD, expect, holdScripts, namedScripts, registerViaApi, test, uniqueEmail } from './fixtures';
+import { flowStepText } from '../copy';
 
 const PAGES = [
   { route: '/login', h1: 'Bine ai revenit!', ready: (page: Page) => page.getByRole('button', { name: 'Intră în cont' }) },
@@ -145,7 +146,7 @@ test("/login fetches the wizard's scripts once it is idle; signed in, the step p
   assets.reset();
   await page.getByRole('button', { name: 'Intră în cont' }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
-  await expect(page.getByRole('heading', { level: 1, name: /Selectează opțiunile/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: flowStepText('requesting-company-step-0', 'title') })).toBeVisible();
   // Every one of them the step page used came from the cache; none went over the network again.
   expect([...assets.fromNetwork].filter((file) => next.includes(file))).toEqual([]);
   expect(next.filter((file) => !assets.fromCache.has(file))).toEqual([]);

@@ -10,8 +10,11 @@ import type { Locator } from '@playwright/test';
 import { axeViolations, VIEWPORTS } from './axe';
 import { fillHomeAddress, uploadIdentityPhotos } from './drivers';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
+import { flowStepText, localeText, textStart } from '../copy';
 
-const SAVED = 'Informațiile au fost modificate.';
+/** What a saved edit says: the identity step's address form, and the overview's fields. */
+const SAVED_ADDRESS = localeText('steps:identity.saved');
+const SAVED = localeText('steps:overview.saved');
 
 async function box(locator: Locator) {
   const b = await locator.boundingBox();
@@ -22,35 +25,33 @@ async function box(locator: Locator) {
 test('identity: after approval without an address, one line says what is missing, the address form is the primary action, next says why it waits', async ({ page, request }) => {
   test.setTimeout(90_000);
   await newApplicantAt(page, request, 1, { formData: { questionnaire: ['niciuna'] } });
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-1', 'submit') });
   await expect(next).toBeDisabled();
-  await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce identitatea ta este verificată.');
-  await expect(page.getByText('Pasul următor devine activ după ce identitatea ta este verificată.')).toBeVisible();
+  await expect(next).toHaveAccessibleDescription(localeText('steps:identity.nextNeedsVerification'));
+  await expect(page.getByText(localeText('steps:identity.nextNeedsVerification'))).toBeVisible();
 
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
   // A card whose address the provider did not read: the applicant types it.
   await uploadIdentityPhotos(page, 'buletin-fara-adresa');
-  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.submit') }).click();
   const result = page.getByTestId('identity-result');
-  await expect(result).toHaveText('Identitatea ta a fost verificată cu succes.', { timeout: 15_000 });
+  await expect(result).toHaveText(localeText('steps:identity.approved'), { timeout: 15_000 });
   // The focus goes to the decision, not to the page body.
   await expect(result).toBeFocused();
 
-  await expect(page.getByTestId('identity-missing-address')).toHaveText(
-    'Avem nevoie de adresa ta de domiciliu: completeaz-o cu „Modifică informații” ca să poți trece la pasul următor.',
-  );
+  await expect(page.getByTestId('identity-missing-address')).toHaveText(`${localeText('steps:identity.missingAddress')}: ${localeText('steps:identity.missingAddressNext')}`);
   // The address form is the primary (filled) button; "Pasul următor" names its reason.
-  const edit = page.getByRole('button', { name: 'Modifică informații' });
+  const edit = page.getByRole('button', { name: localeText('steps:identity.edit') });
   await page.mouse.move(0, 0);
   await expect(edit).toHaveCSS('background-color', 'rgb(37, 99, 235)');
   await expect(next).toBeDisabled();
-  await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce completezi adresa de domiciliu.');
+  await expect(next).toHaveAccessibleDescription(localeText('steps:identity.nextNeedsAddress'));
   const reasonId = await next.getAttribute('aria-describedby');
   await expect(page.locator(`#${reasonId}`)).toBeVisible();
 
   await fillHomeAddress(page);
   // Closing the form leaves the focus on what the save answered.
-  await expect(page.getByRole('status').filter({ hasText: SAVED })).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: SAVED_ADDRESS })).toBeFocused();
   await expect(page.getByTestId('identity-missing-address')).toHaveCount(0);
   await page.mouse.move(0, 0);
   await expect(edit).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
@@ -62,15 +63,15 @@ test('overview: the primary CAEN code comes from the activity chosen at step 2',
   const account = await newApplicantAt(page, request, 2, { formData: { questionnaire: ['niciuna'] } });
   const it = page.getByRole('radio', { name: 'Consultanță IT și programare', exact: true });
   await page.locator('label', { has: it }).click();
-  await page.getByRole('button', { name: 'Pasul următor' }).click();
+  await page.getByRole('button', { name: flowStepText('requesting-company-step-2', 'submit') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/3$/);
 
   const placed = await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7' } });
   expect(placed.ok()).toBe(true);
   await page.goto('/infiintare-pfa');
   await expect(page).toHaveURL(/\/infiintare-pfa\/7$/);
-  await expect(page.getByRole('combobox', { name: /^Cod principal/ })).toHaveValue('6220 – Activități de consultanță în tehnologia informației și de management (gestiune și exploatare) a mijloacelor de calcul');
-  await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeEnabled();
+  await expect(page.getByRole('combobox', { name: textStart(localeText('steps:overview.primary')) })).toHaveValue('6220 – Activități de consultanță în tehnologia informației și de management (gestiune și exploatare) a mijloacelor de calcul');
+  await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-7', 'submit') })).toBeEnabled();
   expect((await currentRequest(request, account)).form_data.codes).toEqual([36220]); // CAEN Rev.3 6220 (ids carry the revision: server/db/caen.ts)
 });
 
@@ -80,11 +81,11 @@ test('overview: "Pasul următor" waits for a primary code; a server error shows 
   const profile = { first_name: 'Ana', last_name: 'Popescu', personal_code: '1900515125806' };
   expect((await request.post('/__test/place-at-step', { headers: auth(account), data: { step: 'requesting-company-step-7', profile } })).ok()).toBe(true);
   await page.reload();
-  const next = page.getByRole('button', { name: 'Pasul următor' });
-  const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-7', 'submit') });
+  const primary = page.getByRole('combobox', { name: textStart(localeText('steps:overview.primary')) });
   await expect(primary).toHaveValue('');
   await expect(next).toBeDisabled();
-  await expect(next).toHaveAccessibleDescription('Pasul următor devine activ după ce alegi codul CAEN principal.');
+  await expect(next).toHaveAccessibleDescription(localeText('steps:overview.nextNeedsPrimary'));
 
   await primary.fill('7412');
   await page.getByRole('option', { name: /^7412/ }).click();
@@ -99,7 +100,7 @@ test('overview: "Pasul următor" waits for a primary code; a server error shows 
   await expect(primary).toHaveValue('');
   await expect(primary).toHaveAttribute('aria-invalid', 'true');
   await expect(primary).toHaveAccessibleDescription(/Alege codul CAEN principal\./);
-  const section = page.getByRole('region', { name: 'Coduri CAEN' });
+  const section = page.getByRole('region', { name: localeText('steps:overview.caenTitle') });
   await expect(section.getByText('Alege codul CAEN principal.')).toBeVisible();
 
   // Choosing a code clears it.
@@ -116,7 +117,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
   test(`${size}: a saved edit's toast shows at the top end below the header for 5 s, readable, then goes`, async ({ page, request }) => {
     await page.setViewportSize(viewport);
     await newApplicantAt(page, request, 7, { formData: { activity: 'design-grafic' } });
-    const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+    const primary = page.getByRole('combobox', { name: textStart(localeText('steps:overview.primary')) });
     await expect(primary).toBeVisible();
     // Nothing was edited yet: no toast.
     await expect(page.locator('[data-scope="toast"][data-part="root"]')).toHaveCount(0);

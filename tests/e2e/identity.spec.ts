@@ -9,21 +9,22 @@ import type { Envelope } from '@/core/api-types';
 import { completeIdentity, uploadIdentityPhotos } from './drivers';
 import { identityPhotos, jpegSize, pngImage } from './images';
 import { auth, currentRequest, expect, newApplicantAt, PHONE, test, type RegisteredAccount } from './fixtures';
+import { flowStepText, localeText, localePattern } from '../copy';
 
 /** A new-PFA applicant whose request stands at the identity step (the questionnaire answered). */
 async function atIdentityStep(page: Page, request: APIRequestContext): Promise<RegisteredAccount> {
   const account = await newApplicantAt(page, request, 1, { formData: { questionnaire: ['niciuna'] } });
-  await expect(page.getByRole('heading', { level: 1, name: 'Totul începe cu buletinul tău' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: localeText('steps:identity.title') })).toBeVisible();
   return account;
 }
 
 test('desktop: three uploads, submit, approval, home address, next step', async ({ page, request }) => {
   test.setTimeout(60_000);
   const account = await atIdentityStep(page, request);
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-1', 'submit') });
   await expect(next).toBeDisabled();
   await completeIdentity(page);
-  await expect(page.getByRole('img', { name: /^Fotografia încărcată/ })).toHaveCount(3);
+  await expect(page.getByRole('img', { name: localePattern('steps:identity.previewAlt') })).toHaveCount(3);
   const state = await currentRequest(request, account);
   expect(state.profile).toMatchObject({ place_of_birth: 'Cluj-Napoca', street: 'Memorandumului', number: '28', city: 'Cluj-Napoca' });
   expect(String(state.profile.personal_code)).toMatch(/^[1-8]\d{12}$/);
@@ -36,16 +37,16 @@ test('desktop: three uploads, submit, approval, home address, next step', async 
 test('declined: the simulator’s reason, then "Șterge și reîncepe procesul" starts over', async ({ page, request }) => {
   test.setTimeout(60_000);
   await atIdentityStep(page, request);
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
   await uploadIdentityPhotos(page, 'reject');
-  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
-  await expect(page.getByText(/^Verificarea a fost respinsă\. Motivul: .+/)).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeDisabled();
+  await page.getByRole('button', { name: localeText('steps:identity.submit') }).click();
+  await expect(page.getByText(localePattern('steps:identity.errors.rejected'))).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-1', 'submit') })).toBeDisabled();
 
-  await page.getByRole('button', { name: 'Șterge și reîncepe procesul' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.restart') }).click();
   await expect(page.getByTestId('identity-qr')).toBeVisible();
-  await expect(page.getByText(/Verificarea a fost respinsă/)).toHaveCount(0);
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await expect(page.getByText(localePattern('steps:identity.errors.rejected'))).toHaveCount(0);
+  await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
   await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'empty');
 });
 
@@ -59,9 +60,9 @@ test.describe('on a phone', () => {
     await expect(page.locator('input[name="document-back"]')).toHaveAttribute('capture', 'environment');
     await expect(page.locator('input[name="face"]')).toHaveAttribute('capture', 'user');
     await expect(page.locator('input[name="face"]')).toHaveAttribute('accept', 'image/*');
-    await expect(page.getByRole('button', { name: 'Fă o fotografie: fața buletinului' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: `${localeText('steps:identity.take')}: ${localeText('steps:identity.contexts.front').toLowerCase()}` })).toBeEnabled();
     await uploadIdentityPhotos(page);
-    await expect(page.getByRole('button', { name: 'Trimite pentru verificare' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: localeText('steps:identity.submit') })).toBeEnabled();
     // Mobile first: nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
@@ -86,7 +87,7 @@ test('the QR code signs a phone in at the identity step; its photos appear on th
     await expect(phonePage.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
 
     // The desktop polls every 3 s and shows what arrived.
-    await expect(page.getByRole('img', { name: 'Fotografia încărcată: Fața buletinului' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole('img', { name: localeText('steps:identity.previewAlt', { label: localeText('steps:identity.contexts.front') }) })).toBeVisible({ timeout: 10_000 });
 
     // The link was single-use.
     const reuse = await request.post('/api/auto-login', { data: { token: new URL(link!).searchParams.get('token') } });
@@ -98,7 +99,7 @@ test('the QR code signs a phone in at the identity step; its photos appear on th
 
 test('a reload in the middle restores the uploads done so far', async ({ page, request }) => {
   await atIdentityStep(page, request);
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
   const photos = identityPhotos();
   for (const context of ['document-front', 'document-back'] as const) {
     await page.locator(`input[name="${context}"]`).setInputFiles(photos[context]);
@@ -108,12 +109,12 @@ test('a reload in the middle restores the uploads done so far', async ({ page, r
   // Uploads exist: the desktop shows them (and the QR stays available to finish on a phone).
   await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
   await expect(page.getByTestId('identity-slot-document-back')).toHaveAttribute('data-state', 'completed');
-  await expect(page.getByRole('img', { name: 'Fotografia încărcată: Spatele buletinului' })).toBeVisible();
+  await expect(page.getByRole('img', { name: localeText('steps:identity.previewAlt', { label: localeText('steps:identity.contexts.back') }) })).toBeVisible();
 });
 
 test('a large photo is scaled down in the browser to 1920 px on its longest side before upload', async ({ page, request }) => {
   const account = await atIdentityStep(page, request);
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
   const large = pngImage(3000, 2000, [90, 120, 60]);
   await page.locator('input[name="document-front"]').setInputFiles({ name: 'fata-mare.png', mimeType: 'image/png', buffer: large });
   await expect(page.getByTestId('identity-slot-document-front')).toHaveAttribute('data-state', 'completed');
@@ -130,10 +131,10 @@ test('a large photo is scaled down in the browser to 1920 px on its longest side
 test('a session deleted elsewhere while waiting: the page says so and reloads after 3 s, back to the start', async ({ page, request }) => {
   test.setTimeout(60_000);
   const account = await atIdentityStep(page, request);
-  await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+  await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
   await uploadIdentityPhotos(page);
-  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
-  await expect(page.getByText(/Verificăm fotografiile tale/)).toBeVisible();
+  await page.getByRole('button', { name: localeText('steps:identity.submit') }).click();
+  await expect(page.getByText(localeText('steps:identity.waiting'))).toBeVisible();
 
   // The same user deletes the session on another device before the next 5 s poll.
   const last = await request.get('/api/veriff/get-last-session', { headers: auth(account) });
@@ -141,8 +142,8 @@ test('a session deleted elsewhere while waiting: the page says so and reloads af
   const deleted = await request.delete('/api/veriff/delete-session', { headers: auth(account), data: session });
   expect(deleted.ok()).toBe(true);
 
-  await expect(page.getByText('Sesiunea de verificare nu mai există. Reîncărcăm pagina în câteva secunde…')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText(localeText('steps:identity.sessionLost'))).toBeVisible({ timeout: 10_000 });
   await page.waitForEvent('load', { timeout: 10_000 });
   await expect(page.getByTestId('identity-qr')).toBeVisible();
-  await expect(page.getByText(/Sesiunea de verificare nu mai există/)).toHaveCount(0);
+  await expect(page.getByText(localeText('steps:identity.sessionLost'))).toHaveCount(0);
 });

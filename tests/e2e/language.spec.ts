@@ -7,9 +7,10 @@
 import type { Page } from '@playwright/test';
 import { axeViolations, VIEWPORTS } from './axe';
 import { DEFAULT_PASSWORD, expect, registerViaApi, signInBrowser, test, uniqueEmail } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
-const QUESTIONNAIRE_RO = 'Selectează opțiunile care se vor aplica PFA-ului tău în anul acesta:';
-const QUESTIONNAIRE_EN = 'Select the options that will apply to your PFA this year:';
+const QUESTIONNAIRE_RO = localeText('steps:questionnaire.title');
+const QUESTIONNAIRE_EN = localeText('steps:questionnaire.title', {}, 'en');
 
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -45,7 +46,7 @@ test('/login → English: the page and <html lang> change, the choice survives a
   expect((await signIn).request().headers()['accept-language']).toBe('en');
   await expect(page.getByText(QUESTIONNAIRE_EN)).toBeVisible();
   await expect(page.getByTestId('flow-title')).toHaveText('Set up a PFA');
-  await expect(page.getByRole('button', { name: 'Next step' })).toBeVisible();
+  await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-0', 'submit', {}, 'en') })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   expect(await axeViolations(page)).toEqual([]);
   expect(errors).toEqual([]);

@@ -6,32 +6,33 @@
 import type { Envelope } from '@/core/api-types';
 import { choosePlace } from './drivers';
 import { currentRequest, expect, newApplicantAt, test } from './fixtures';
+import { flowStepText, localeText, textStart } from '../copy';
 
 test('another correspondence address: saved through the form, selected, and the step moves on', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 6);
-  await expect(page.getByRole('heading', { level: 1, name: 'Unde îți trimitem corespondența?' })).toBeVisible();
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  await expect(page.getByRole('heading', { level: 1, name: localeText('steps:mailingAddress.title') })).toBeVisible();
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-6', 'submit') });
   await expect(next).toBeDisabled();
   // No home address yet (the identity step was skipped here): the ID-card option cannot be chosen.
-  await expect(page.getByRole('radio', { name: /^Adresa din buletin/ })).toBeDisabled();
+  await expect(page.getByRole('radio', { name: textStart(localeText('steps:mailingAddress.idCard')) })).toBeDisabled();
 
-  const custom = page.getByRole('radio', { name: /^Altă adresă de corespondență/ });
+  const custom = page.getByRole('radio', { name: textStart(localeText('steps:mailingAddress.custom')) });
   await page.locator('label', { has: custom }).click();
-  await page.getByRole('textbox', { name: /^Prenume/ }).fill('Ana');
-  await page.getByRole('textbox', { name: /^Nume/ }).fill('Popescu');
-  await page.getByRole('textbox', { name: /^Telefon/ }).fill('0722123456');
-  await choosePlace(page, 'Județ', 'Iași', 'Iași');
-  await choosePlace(page, 'Localitate', 'Iași', 'Iași');
-  await page.getByRole('textbox', { name: /^Stradă/ }).fill('Str. Lăpușneanu');
-  await page.getByRole('textbox', { name: /^Număr/ }).fill('14');
-  await page.getByRole('textbox', { name: /^Cod poștal/ }).fill('12345');
-  await page.getByRole('button', { name: 'Salvează' }).click();
+  await page.getByRole('textbox', { name: textStart(localeText('steps:mailingAddress.contactFirstName')) }).fill('Ana');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:mailingAddress.contactLastName')) }).fill('Popescu');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:mailingAddress.contactPhone')) }).fill('0722123456');
+  await choosePlace(page, localeText('steps:address.county'), 'Iași', 'Iași');
+  await choosePlace(page, localeText('steps:address.city'), 'Iași', 'Iași');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:address.street')) }).fill('Str. Lăpușneanu');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:address.number')) }).fill('14');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:address.postalCode')) }).fill('12345');
+  await page.getByRole('button', { name: localeText('steps:address.save') }).click();
   // The server's message under the field; editing it clears the error.
   await expect(page.getByText('Codul poștal are 6 cifre.')).toBeVisible();
-  await page.getByRole('textbox', { name: /^Cod poștal/ }).fill('700057');
-  await page.getByRole('button', { name: 'Salvează' }).click();
+  await page.getByRole('textbox', { name: textStart(localeText('steps:address.postalCode')) }).fill('700057');
+  await page.getByRole('button', { name: localeText('steps:address.save') }).click();
 
-  await expect(page.getByText('Adresa de corespondență a fost salvată.')).toBeVisible();
+  await expect(page.getByText(localeText('steps:mailingAddress.saved'))).toBeVisible();
   await expect(custom).toBeChecked();
   await expect(next).toBeEnabled();
   await next.click();
@@ -43,10 +44,10 @@ test('another correspondence address: saved through the form, selected, and the 
 
 test('credit partner: a county, then one of its branch offices, whose address is shown', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 6, { partnerSlug: 'icredit' });
-  await expect(page.getByRole('heading', { level: 1, name: 'Alege sucursala iCredit unde primești corespondența' })).toBeVisible();
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  await expect(page.getByRole('heading', { level: 1, name: localeText('steps:mailingAddress.titleIcredit') })).toBeVisible();
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-6', 'submit') });
   await expect(next).toBeDisabled();
-  await choosePlace(page, 'Județ', 'Cluj', 'Cluj');
+  await choosePlace(page, localeText('steps:mailingAddress.county'), 'Cluj', 'Cluj');
   const office = page.getByRole('radio', { name: /^iCredit Cluj-Napoca – Agenția Mănăștur/ });
   await expect(page.getByText('Calea Florești nr. 58, Cluj-Napoca')).toBeVisible();
   await page.locator('label', { has: office }).click();

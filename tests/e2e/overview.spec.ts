@@ -6,6 +6,7 @@
 import type { Envelope } from '@/core/api-types';
 import type { Locator } from '@playwright/test';
 import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
+import { localeText, textStart } from '../copy';
 
 /** Where an element is on the page (not in the viewport: typing may scroll it), in CSS pixels. */
 const pageBox = (locator: Locator) =>
@@ -16,27 +17,27 @@ const pageBox = (locator: Locator) =>
 
 test('inline CNP edit, CAEN search and the primary rule', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
-  await expect(page.getByRole('heading', { level: 1, name: 'Dosarul tău este gata' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: localeText('steps:overview.title') })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Modifică CNP' }).click();
-  const cnp = page.getByRole('textbox', { name: 'CNP' });
+  await page.getByRole('button', { name: localeText('steps:overview.editField', { field: localeText('steps:overview.personalCode') }) }).click();
+  const cnp = page.getByRole('textbox', { name: localeText('steps:overview.personalCode') });
   await cnp.fill('1234567890123');
-  await page.getByRole('button', { name: 'Salvează' }).click();
+  await page.getByRole('button', { name: localeText('steps:overview.save') }).click();
   await expect(page.getByText(/^CNP-ul (nu conține o dată de naștere validă|nu este valid: cifra de control nu corespunde)\.$/)).toBeVisible();
   await cnp.fill('1900101410011');
-  await page.getByRole('button', { name: 'Salvează' }).click();
-  await expect(page.getByText('Informațiile au fost modificate.').first()).toBeVisible();
+  await page.getByRole('button', { name: localeText('steps:overview.save') }).click();
+  await expect(page.getByText(localeText('steps:overview.saved')).first()).toBeVisible();
   expect((await currentRequest(request, account)).profile.personal_code).toBe('1900101410011');
 
   // A secondary code needs a primary one first.
-  await page.getByRole('button', { name: 'Adaugă cod secundar' }).click();
-  await expect(page.getByText('Nu poți adăuga coduri secundare fără a selecta mai întâi un cod principal')).toBeVisible();
-  const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+  await page.getByRole('button', { name: localeText('steps:overview.addSecondary') }).click();
+  await expect(page.getByText(localeText('steps:overview.secondaryNeedsPrimary'))).toBeVisible();
+  const primary = page.getByRole('combobox', { name: textStart(localeText('steps:overview.primary')) });
   await primary.fill('620');
   await page.getByRole('option', { name: /^6210/ }).click();
   await expect(primary).toHaveValue(/^6210 – /);
   // The primary row cannot be deleted.
-  await expect(page.getByRole('button', { name: 'Șterge codul 6210' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: localeText('steps:overview.removeCode', { code: '6210' }) })).toHaveCount(0);
   await expect.poll(async () => ((await currentRequest(request, account)).form_data.codes as unknown[] | undefined)?.length ?? 0).toBe(1);
 });
 
@@ -51,10 +52,10 @@ test('the step is drawn before the CAEN combobox’s and the popup’s scripts; 
     await route.continue();
   });
   await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
-  await expect(page.getByText('Poți alege cel mult 5 coduri CAEN. Primul este codul principal, celelalte sunt secundare.')).toBeVisible();
+  await expect(page.getByText(localeText('steps:overview.caenIntro', { max: 5 }))).toBeVisible();
   // Meanwhile: a labelled text field where the combobox goes (not a combobox: it cannot list yet).
-  const standIn = page.getByRole('textbox', { name: /^Cod principal/ });
-  await expect(standIn).toHaveAttribute('placeholder', 'Scrie codul sau denumirea activității');
+  const standIn = page.getByRole('textbox', { name: textStart(localeText('steps:overview.primary')) });
+  await expect(standIn).toHaveAttribute('placeholder', localeText('steps:overview.searchPlaceholder'));
   await expect(page.getByRole('combobox')).toHaveCount(0);
   const where = await pageBox(standIn);
   await standIn.click();
@@ -63,7 +64,7 @@ test('the step is drawn before the CAEN combobox’s and the popup’s scripts; 
   await expect.poll(() => asked.filter((path) => /\/(OfficeDialog|dialog)-/.test(path)).length).toBe(2);
 
   release();
-  const combobox = page.getByRole('combobox', { name: /^Cod principal/ });
+  const combobox = page.getByRole('combobox', { name: textStart(localeText('steps:overview.primary')) });
   await expect(combobox).toBeFocused();
   await expect(combobox).toHaveValue('620');
   // In the same place, at the same size: nothing on the page moves.
@@ -74,12 +75,12 @@ test('the step is drawn before the CAEN combobox’s and the popup’s scripts; 
 
 test('registered office at home: the popup keeps the office at the product, or leaves the flow', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
-  const home = page.getByRole('radio', { name: 'Vreau sediul social acasă' });
-  const product = page.getByRole('radio', { name: /^Păstrez sediul social la Ghișeu/ });
+  const home = page.getByRole('radio', { name: localeText('steps:overview.officeHome') });
+  const product = page.getByRole('radio', { name: textStart(localeText('steps:overview.officeProduct')) });
   await expect(product).toBeChecked();
 
   await page.locator('label', { has: home }).click();
-  const dialog = page.getByRole('alertdialog', { name: 'Sediul social rămâne la Ghișeu' });
+  const dialog = page.getByRole('alertdialog', { name: localeText('steps:overview.homeDialogTitle') });
   await expect(dialog).toBeVisible();
   // The popup takes the focus (a keyboard or screen-reader user is in it), and gives it back on closing.
   await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role=alertdialog]') != null)).toBe(true);
@@ -88,7 +89,7 @@ test('registered office at home: the popup keeps the office at the product, or l
   await expect(product).toBeChecked();
   await expect(home).toBeFocused();
   await page.locator('label', { has: home }).click();
-  await dialog.getByRole('button', { name: 'Păstrez sediul la Ghișeu' }).click();
+  await dialog.getByRole('button', { name: localeText('steps:overview.keepOffice') }).click();
   await expect(dialog).toHaveCount(0);
   await expect(product).toBeChecked();
 
@@ -99,7 +100,7 @@ test('registered office at home: the popup keeps the office at the product, or l
     await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Serviciu extern</title><h1>Serviciu extern</h1>' });
   });
   await page.locator('label', { has: home }).click();
-  const services = page.getByRole('alertdialog').getByRole('list', { name: 'Servicii pentru PFA cu sediul acasă' });
+  const services = page.getByRole('alertdialog').getByRole('list', { name: localeText('steps:overview.servicesLabel') });
   await expect(services.getByRole('listitem')).toHaveCount(2);
   await expect(services.getByText('Portalul ONRC', { exact: true })).toBeVisible();
   await expect(services.getByText('Un expert contabil CECCAR', { exact: true })).toBeVisible();
@@ -116,7 +117,7 @@ test('registered office at home: the popup keeps the office at the product, or l
 test('registered office at home: the second service leaves for its own site', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
   await page.route(/^https:\/\/www\.ceccar\.ro\//, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>CECCAR</title><h1>CECCAR</h1>' }));
-  await page.locator('label', { has: page.getByRole('radio', { name: 'Vreau sediul social acasă' }) }).click();
+  await page.locator('label', { has: page.getByRole('radio', { name: localeText('steps:overview.officeHome') }) }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Mergi la Un expert contabil CECCAR' }).click();
   await expect(page).toHaveURL('https://www.ceccar.ro/');
   expect((await currentRequest(request, account)).lost_reason).toBe('sediu-la-client');
@@ -141,9 +142,9 @@ test('back on the overview after sending: nothing is editable and "Status dosar"
 
   await page.goto('/infiintare-pfa');
   await expect(page).toHaveURL(/\/infiintare-pfa\/8$/);
-  await page.getByRole('button', { name: 'Înapoi' }).click();
+  await page.getByRole('button', { name: localeText('steps:common.previous') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/7$/);
-  await expect(page.getByRole('button', { name: 'Modifică CNP' })).toHaveCount(0);
-  await page.getByRole('button', { name: 'Status dosar' }).click();
+  await expect(page.getByRole('button', { name: localeText('steps:overview.editField', { field: localeText('steps:overview.personalCode') }) })).toHaveCount(0);
+  await page.getByRole('button', { name: localeText('steps:overview.statusButton') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/status$/);
 });

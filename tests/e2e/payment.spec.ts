@@ -5,18 +5,19 @@
  */
 import type { Page } from '@playwright/test';
 import { auth, currentRequest, expect, newApplicantAt, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 const purchases = (page: Page) =>
   page.evaluate(() => ((window as unknown as { dataLayer?: { event?: string; ecommerce?: unknown }[] }).dataLayer ?? []).filter((e) => e.event === 'purchase'));
 
 test('new PFA: pricing → built-in checkout → confirmation → status page, the purchase pushed once', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 9, { partnerSlug: 'icredit' });
-  await expect(page.getByRole('heading', { level: 1, name: 'Cât costă Ghișeu pentru colaboratorii iCredit?' })).toBeVisible();
-  await expect(page.getByTestId('price-amount')).toHaveText('130 lei/lună');
+  await expect(page.getByRole('heading', { level: 1, name: flowStepText('requesting-company-step-9', 'title', { partner: 'iCredit' }) })).toBeVisible();
+  await expect(page.getByTestId('price-amount')).toHaveText(localeText('steps:pricing.perMonth', { amount: '130' }));
   await expect(page.getByTestId('price-footnote')).toContainText('130 lei/lună în primele 3 luni, inclusiv înființarea, apoi 72 lei/lună');
-  await expect(page.getByText('Depunem toate declarațiile fiscale și îți amintim de plăți')).toBeVisible();
+  await expect(page.getByText(localeText('steps:pricing.features.filings'))).toBeVisible();
 
-  await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
+  await page.getByRole('button', { name: localeText('steps:pricing.submit') }).click();
   await expect(page).toHaveURL(/\/checkout\/pay_[\w-]+$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Plată abonament' })).toBeVisible();
   await expect(page.getByTestId('checkout-amount')).toHaveText('130,00 lei / lună');
@@ -40,8 +41,8 @@ test('new PFA: pricing → built-in checkout → confirmation → status page, t
 
 test('cancel at the checkout, then choose again and pay', async ({ page, request }) => {
   const account = await newApplicantAt(page, request, 9);
-  await expect(page.getByRole('heading', { level: 1, name: 'Cât costă Ghișeu?' })).toBeVisible();
-  await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: localeText('steps:pricing.titleUnaffiliated') })).toBeVisible();
+  await page.getByRole('button', { name: localeText('steps:pricing.submit') }).click();
   await expect(page.getByTestId('checkout-amount')).toHaveText('119,00 lei / lună');
   await page.getByRole('button', { name: 'Anulează' }).click();
 
@@ -51,7 +52,7 @@ test('cancel at the checkout, then choose again and pay', async ({ page, request
   await page.getByRole('button', { name: 'Înapoi la abonament' }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/9$/);
 
-  await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
+  await page.getByRole('button', { name: localeText('steps:pricing.submit') }).click();
   await page.getByRole('button', { name: 'Plătește' }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/status$/);
   expect((await currentRequest(request, account)).paid).toBe(true);
@@ -66,18 +67,18 @@ test('existing PFA: paying returns to the next step (identity), and "Înapoi" sk
   await signInBrowser(page, account);
   await page.goto('/inregistrare');
   await expect(page).toHaveURL(/\/inregistrare\/4$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Cât costă Ghișeu pentru colaboratorii Curieri parteneri?' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: flowStepText('existing-company-step-4', 'title', { partner: 'Curieri parteneri' }) })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Vreau Ghișeu' }).click();
+  await page.getByRole('button', { name: localeText('steps:pricing.submit') }).click();
   await page.getByRole('button', { name: 'Plătește' }).click();
   await expect(page).toHaveURL(/\/inregistrare\/5$/);
   // Identity is step 5 of the flow's 7 whether or not the pricing step is paid (issue 17: it said "Pasul 4 din 6").
-  await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 5 din 7');
+  await expect(page.getByTestId('wizard-progress')).toHaveText(localeText('steps:common.progress', { position: 5, total: 7 }));
   expect(await purchases(page)).toHaveLength(1);
   const state = await currentRequest(request, account, '/api/registration/existing/open');
   expect(state).toMatchObject({ paid: true, step: 'existing-company-step-5' });
 
-  await page.getByRole('button', { name: 'Înapoi' }).click();
+  await page.getByRole('button', { name: localeText('steps:common.previous') }).click();
   await expect(page).toHaveURL(/\/inregistrare\/3$/);
 });
 
@@ -86,7 +87,7 @@ test.describe('on a phone', () => {
 
   test('the button reads the short form under 1280 px', async ({ page, request }) => {
     await newApplicantAt(page, request, 9);
-    const button = page.getByRole('button', { name: 'Vreau', exact: true });
+    const button = page.getByRole('button', { name: localeText('steps:pricing.submitShort'), exact: true });
     await expect(button).toBeVisible();
     await button.click();
     await expect(page).toHaveURL(/\/checkout\/pay_[\w-]+$/);

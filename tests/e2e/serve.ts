@@ -7,6 +7,11 @@
  * It also registers the test-only routes of tests/e2e/test-routes.ts.
  *
  * E2E_KEEP_DATA=1 keeps the data folder after the run (its path is printed) for debugging.
+ *
+ * E2E_FLOWS_DIR: a folder with every flow file (a copy of flows/, some of them changed) that the server
+ * runs instead of flows/ (`npm run test:flow -- <file anywhere>` makes one); the build must bundle the
+ * same files (`vite build --mode test` with the same variable: scripts/vite-plugin-flows-dir.ts).
+ * Test-only: the production server never reads it (this file is no part of it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,10 +66,12 @@ try {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), DATA_PREFIX));
+// E2E_FLOWS_DIR: other flow files instead of flows/ (checked like them when the app starts).
+const flowsDir = process.env.E2E_FLOWS_DIR ? path.resolve(process.env.E2E_FLOWS_DIR) : null;
 // The staff preview reads a copy of flows/ that staff-preview.spec.ts may edit (made afresh at each start).
 const previewFlows = previewFlowsDir(port);
 fs.rmSync(previewFlows, { recursive: true, force: true });
-fs.cpSync(path.join(root, 'flows'), previewFlows, { recursive: true });
+fs.cpSync(flowsDir ?? path.join(root, 'flows'), previewFlows, { recursive: true });
 fs.writeFileSync(path.join(dataDir, 'e2e.pid'), String(process.pid));
 
 // The environment of the run. Set on process.env before the server modules load, so that any part
@@ -122,9 +129,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 try {
   const { loadConfig } = await import('../../server/config');
   const { buildApp } = await import('../../server/app');
+  const { readFlows } = await import('../../server/flows/registry');
   const config = { ...loadConfig(process.env), host, port, dataDir, serveStatic: true, staticDir };
+  const flows = flowsDir ? readFlows(flowsDir).map(({ flow }) => flow) : undefined;
+  if (flowsDir) console.log(`[e2e] flow files of ${flowsDir} (E2E_FLOWS_DIR)`);
   // checkAnswers: an answer its response schema would change (a field dropped) is a 500 the spec sees.
-  app = await buildApp(config, { checkAnswers: true });
+  app = await buildApp(config, { checkAnswers: true, flows });
   // Test-only routes (POST /__test/place-at-step), never part of server/app.ts.
   const { registerTestRoutes } = await import('./test-routes');
   await registerTestRoutes(app);

@@ -6,10 +6,11 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { drawSignature } from './drivers';
 import { auth, currentRequest, expect, newApplicantAt, PHONE, test, type RegisteredAccount } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 async function atSignatureStep(page: Page, request: APIRequestContext): Promise<RegisteredAccount> {
   const account = await newApplicantAt(page, request, 5);
-  await expect(page.getByRole('img', { name: 'Chenar pentru semnătură' })).toBeVisible();
+  await expect(page.getByRole('img', { name: localeText('steps:signature.padLabel') })).toBeVisible();
   return account;
 }
 
@@ -24,9 +25,9 @@ function padHasInk(page: Page): Promise<boolean> {
 
 test('mouse: the drawing is uploaded as semnatura.png; back on the step the saved one is reused, and can be deleted', async ({ page, request }) => {
   const account = await atSignatureStep(page, request);
-  const next = page.getByRole('button', { name: 'Pasul următor' });
+  const next = page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') });
   await expect(next).toBeDisabled();
-  await expect(page.getByText(/articolelor 2\.10\.3 și 2\.10\.4/)).toBeVisible();
+  await expect(page.getByText(localeText('steps:signature.consent'))).toBeVisible();
 
   await drawSignature(page);
   await expect(next).toBeEnabled();
@@ -39,19 +40,19 @@ test('mouse: the drawing is uploaded as semnatura.png; back on the step the save
   expect((await file.body()).subarray(1, 4).toString('latin1')).toBe('PNG');
 
   // Back: the saved signature is shown and reused with an empty pad.
-  await page.getByRole('button', { name: 'Înapoi' }).click();
+  await page.getByRole('button', { name: localeText('steps:common.previous') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/5$/);
-  await expect(page.getByText('Semnătura a fost încărcată')).toBeVisible();
-  await expect(page.getByRole('img', { name: 'Semnătura ta salvată' })).toBeVisible();
+  await expect(page.getByText(localeText('steps:signature.saved'))).toBeVisible();
+  await expect(page.getByRole('img', { name: localeText('steps:signature.savedAlt') })).toBeVisible();
   await expect(next).toBeEnabled();
   await next.click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/6$/);
   expect((await currentRequest(request, account)).form_data.signature_file_id).toBe(saved.id);
 
   // Back again: deleting the saved signature leaves nothing to go on with.
-  await page.getByRole('button', { name: 'Înapoi' }).click();
-  await page.getByRole('button', { name: 'Șterge semnătura salvată' }).click();
-  await expect(page.getByText('Semnătura a fost încărcată')).toHaveCount(0);
+  await page.getByRole('button', { name: localeText('steps:common.previous') }).click();
+  await page.getByRole('button', { name: localeText('steps:signature.deleteSaved') }).click();
+  await expect(page.getByText(localeText('steps:signature.saved'))).toHaveCount(0);
   await expect(next).toBeDisabled();
   expect((await request.get(saved.url, { headers: auth(account) })).status()).toBe(404);
 });
@@ -62,10 +63,10 @@ test('the drawing stays on the pad when the window is resized; "Șterge" clears 
   expect(await padHasInk(page)).toBe(true);
   await page.setViewportSize({ width: 900, height: 700 });
   await expect.poll(() => padHasInk(page)).toBe(true);
-  await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeEnabled();
-  await page.getByRole('button', { name: 'Șterge semnătura din chenar' }).click();
+  await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') })).toBeEnabled();
+  await page.getByRole('button', { name: localeText('steps:signature.clearLabel') }).click();
   expect(await padHasInk(page)).toBe(false);
-  await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') })).toBeDisabled();
 });
 
 test.describe('on a phone', () => {
@@ -83,7 +84,7 @@ test.describe('on a phone', () => {
     }
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     expect(await padHasInk(page)).toBe(true);
-    await page.getByRole('button', { name: 'Pasul următor' }).click();
+    await page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') }).click();
     await expect(page).toHaveURL(/\/infiintare-pfa\/6$/);
     expect((await currentRequest(request, account)).form_data.signature_file_id).toEqual(expect.any(Number));
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

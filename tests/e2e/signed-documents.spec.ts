@@ -14,6 +14,7 @@ import { auth, currentRequest, expect, newApplicantAt, test } from './fixtures';
 import { drawSignature } from './drivers';
 import { E2E_OPS_ACTOR, E2E_OPS_TOKEN } from './ops-token';
 import { readPdf } from '../server/pdf-text';
+import { flowStepText } from '../copy';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -22,7 +23,7 @@ test('after sending, the status page downloads the signed PDFs; the operator com
   test.setTimeout(120_000);
   const account = await newApplicantAt(page, request, 5);
   await drawSignature(page);
-  await page.getByRole('button', { name: 'Pasul următor' }).click();
+  await page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/6$/);
 
   // The rest of a complete dossier through the API (home address, CNP, a primary code), then the send.

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
 import { addStaffViaApi, expect, signInStaffBrowser, test } from './fixtures';
 import { previewFlowsDir } from './preview-flows';
+import { flowStepText, localeText } from '../copy';
 
 /**
  * The staff preview (/staff/preview, issue 18): QA's check per flow file from the staff side (every
@@ -76,7 +77,7 @@ test('"Pasul următor" shows the payload the step would send, or the field error
   });
   await openPreview(page, '?flow=new-pfa.json&step=requesting-company-step-8&partner=neafiliat&activity=&state=start&lng=ro');
   let region = await shownStep(page, 'requesting-company-step-8');
-  await region.getByRole('button', { name: 'Trimite dosar' }).click();
+  await region.getByRole('button', { name: flowStepText('requesting-company-step-8', 'submit') }).click();
   const result = page.getByTestId('preview-result');
   await expect(result).toContainText('POST /api/registration/collect/card');
   await expect(result).toContainText('"ghiseu_card_requested": 1');
@@ -85,10 +86,10 @@ test('"Pasul următor" shows the payload the step would send, or the field error
   // The fiscal code emptied (the applicant's button would wait): the server's field error under the field.
   await openPreview(page, '?flow=existing-pfa.json&step=existing-company-step-2&partner=neafiliat&activity=&state=start&lng=ro');
   region = await shownStep(page, 'existing-company-step-2');
-  const field = region.getByLabel('Cod fiscal (CUI/CIF)');
+  const field = region.getByLabel(localeText('steps:fiscalCode.label'));
   await expect(field).toHaveValue('42157397');
   await field.fill('');
-  await region.getByRole('button', { name: 'Pasul următor' }).click();
+  await region.getByRole('button', { name: flowStepText('existing-company-step-2', 'submit') }).click();
   await expect(result).toContainText('Serverul ar refuza datele: erorile sunt afișate sub câmpuri.');
   await expect(region.getByText('Valoarea nu este validă.')).toBeVisible();
   expect(errors).toEqual([]);
@@ -101,14 +102,14 @@ test("an edit of the server's copy of a flow file shows at the next reload, and 
   const query = '?flow=new-pfa.json&step=requesting-company-step-8&partner=neafiliat&activity=&state=start&lng=ro';
   try {
     await openPreview(page, query);
-    await expect((await shownStep(page, 'requesting-company-step-8')).getByRole('heading', { level: 1 })).toHaveText('Vrei un card gratuit pentru PFA?');
+    await expect((await shownStep(page, 'requesting-company-step-8')).getByRole('heading', { level: 1 })).toHaveText(flowStepText('requesting-company-step-8', 'title'));
 
     const flow = JSON.parse(original);
     const card = flow.steps.find((s: { id: string }) => s.id === 'requesting-company-step-8');
     card.title = 'steps:civilStatus.title';
     fs.writeFileSync(file, JSON.stringify(flow, null, 2));
     await page.reload();
-    await expect((await shownStep(page, 'requesting-company-step-8')).getByRole('heading', { level: 1 })).toHaveText('Ești căsătorit(ă)?');
+    await expect((await shownStep(page, 'requesting-company-step-8')).getByRole('heading', { level: 1 })).toHaveText(localeText('steps:civilStatus.title'));
     await expect(page.getByTestId('preview-step-json')).toContainText('"title": "steps:civilStatus.title"');
 
     card.title = 'steps:card.titluNou';
@@ -124,6 +125,6 @@ test('the preview page has no axe violations', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openPreview(page, '?flow=new-pfa.json&step=requesting-company-step-2&partner=icredit&activity=&state=start&lng=ro');
   const region = await shownStep(page, 'requesting-company-step-2');
-  await expect(region.getByRole('button', { name: 'Pasul următor' })).toBeVisible();
+  await expect(region.getByRole('button', { name: flowStepText('requesting-company-step-2', 'submit') })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
 });

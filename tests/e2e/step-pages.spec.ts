@@ -8,6 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { applicantAtStep, auth, currentRequest, expect, holdRequests, holdScripts, namedScripts, PHONE, registerViaApi, signInBrowser, test } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 test.use(PHONE);
 
@@ -55,8 +56,8 @@ async function watchMoves(page: Page): Promise<() => Promise<string[]>> {
 /** Each step with the call its widget loads what it draws with (held back until the app has rendered the step), and something it draws. */
 const STEPS = [
   { path: '/infiintare-pfa/0', step: 'requesting-company-step-0', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
-  { path: '/infiintare-pfa/1', step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByRole('button', { name: 'Trimite pentru verificare' }) },
-  { path: '/infiintare-pfa/2', step: 'requesting-company-step-2', loads: '**/api/nomenclature/activity/index*', drawn: (page: Page) => page.getByRole('radio', { name: 'Nu găsesc activitatea' }) },
+  { path: '/infiintare-pfa/1', step: 'requesting-company-step-1', loads: '**/api/veriff/get-last-session*', drawn: (page: Page) => page.getByRole('button', { name: localeText('steps:identity.submit') }) },
+  { path: '/infiintare-pfa/2', step: 'requesting-company-step-2', loads: '**/api/nomenclature/activity/index*', drawn: (page: Page) => page.getByRole('radio', { name: localeText('steps:activities.notFound') }) },
   { path: '/inregistrare/1', step: 'existing-company-step-1', loads: '**/api/nomenclature/lost-reasons/index*', drawn: (page: Page) => page.getByRole('checkbox', { name: 'Niciuna dintre acestea' }) },
 ] as const;
 
@@ -69,7 +70,7 @@ for (const { path, step, loads, drawn } of STEPS) {
     // left to see.
     const answer = await holdRequests(page, loads);
     await page.goto(path);
-    await expect(page.locator('#root').getByLabel('Se încarcă…')).toBeAttached();
+    await expect(page.locator('#root').getByLabel(localeText('steps:common.loading'))).toBeAttached();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // Two frames drawn with the app's step rendered, before the answer.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -139,17 +140,17 @@ const INTROS = [
     name: 'the card step’s offer',
     path: '/inregistrare/7',
     step: 'existing-company-step-7',
-    heading: 'Vrei un card gratuit pentru PFA?',
-    intro: 'Îți putem deschide un cont bancar pentru PFA cu card gratuit: fără comisioane și cu un curs de schimb mai bun.',
-    drawn: (page: Page) => page.getByRole('radio', { name: 'Da, m-ar interesa' }),
+    heading: flowStepText('existing-company-step-7', 'title'),
+    intro: flowStepText('existing-company-step-7', 'intro'),
+    drawn: (page: Page) => page.getByRole('radio', { name: localeText('steps:card.yes') }),
   },
   {
     name: 'the identity step’s intro',
     path: '/infiintare-pfa/1',
     step: 'requesting-company-step-1',
-    heading: 'Totul începe cu buletinul tău',
-    intro: 'Avem nevoie de trei fotografii, în ordine: fața buletinului, spatele buletinului și un selfie. Le folosim doar pentru verificarea identității tale.',
-    drawn: (page: Page) => page.getByRole('button', { name: 'Trimite pentru verificare' }),
+    heading: flowStepText('requesting-company-step-1', 'title'),
+    intro: flowStepText('requesting-company-step-1', 'intro'),
+    drawn: (page: Page) => page.getByRole('button', { name: localeText('steps:identity.submit') }),
   },
 ] as const;
 
@@ -184,7 +185,7 @@ test('a step page asks for its request, the dashboard check and the settings bef
   await check;
   await settings;
   framework();
-  await expect(page.getByRole('button', { name: 'Necăsătorit(ă)', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: localeText('steps:civilStatus.notMarried'), exact: true })).toBeVisible();
   const asked = (path: string) => page.evaluate((p) => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === p).length, path);
   expect(await asked('/api/registration/open')).toBe(1);
   expect(await asked('/api/user/dashboard-redirect')).toBe(1);
@@ -209,14 +210,14 @@ const ASKED_AHEAD = [
     step: 'requesting-company-step-1',
     path: '/infiintare-pfa/1',
     call: '/api/veriff/get-last-session',
-    drawn: (page: Page) => page.getByRole('button', { name: 'Trimite pentru verificare' }),
+    drawn: (page: Page) => page.getByRole('button', { name: localeText('steps:identity.submit') }),
   },
   {
     name: 'the overview’s data (name, phone, e-mail, codes)',
     step: 'requesting-company-step-7',
     path: '/infiintare-pfa/7',
     call: '/api/registration/overview',
-    drawn: (page: Page) => page.getByText('Poți alege cel mult 5 coduri CAEN. Primul este codul principal, celelalte sunt secundare.'),
+    drawn: (page: Page) => page.getByText(localeText('steps:overview.caenIntro', { max: 5 })),
   },
 ] as const;
 

@@ -6,6 +6,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { Envelope, RegistrationRequest } from '@/core/api-types';
 import { expect, registerViaApi, signInBrowser, test, type RegisteredAccount } from './fixtures';
+import { flowStepText, localeText } from '../copy';
 
 async function current(request: APIRequestContext, account: RegisteredAccount, path = '/api/registration/open'): Promise<RegistrationRequest> {
   const res = await request.get(path, { headers: { authorization: `Bearer ${account.token}` } });
@@ -24,14 +25,14 @@ test('two tabs: the second answer of the same step is refused, nothing advances 
     await tab.locator('label', { has: tab.getByRole('checkbox', { name: 'Niciuna dintre acestea', exact: true }) }).click();
   }
 
-  await page.getByRole('button', { name: 'Mergi la următorul pas' }).click();
+  await page.getByRole('button', { name: localeText('steps:questionnaire.submit') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/1$/);
   expect((await current(request, account)).step).toBe('requesting-company-step-1');
 
-  await second.getByRole('button', { name: 'Mergi la următorul pas' }).click();
-  await expect(second.getByText('Acest pas a fost deja trimis. Te-am dus la pasul la care ai rămas.')).toBeVisible();
+  await second.getByRole('button', { name: localeText('steps:questionnaire.submit') }).click();
+  await expect(second.getByText(localeText('steps:common.staleStep'))).toBeVisible();
   await expect(second).toHaveURL(/\/infiintare-pfa\/1$/);
-  await expect(second.getByTestId('wizard-progress')).toHaveText('Pasul 2 din 10');
+  await expect(second.getByTestId('wizard-progress')).toHaveText(localeText('steps:common.progress', { position: 2, total: 10 }));
   expect((await current(request, account)).step).toBe('requesting-company-step-1');
 });
 
@@ -50,8 +51,8 @@ test('a double click on the card step sends once', async ({ page, request }) => 
   await signInBrowser(page, account);
   await page.goto('/inregistrare');
   await expect(page).toHaveURL(/\/inregistrare\/7$/);
-  await page.locator('label', { has: page.getByRole('radio', { name: 'Nu, mulțumesc', exact: true }) }).click();
-  const send = page.getByRole('button', { name: /Pasul următor|Trimite/ });
+  await page.locator('label', { has: page.getByRole('radio', { name: localeText('steps:card.no'), exact: true }) }).click();
+  const send = page.getByRole('button', { name: flowStepText('existing-company-step-7', 'submit') });
   await send.dblclick();
   await expect(page).toHaveURL(/\/inregistrare\/6$/);
   expect(posts).toHaveLength(1);
