@@ -83,6 +83,15 @@ describe('new-pfa.json', () => {
     });
   });
 
+  it('under the credit partner an unknown activity keeps the locked codes: operators do not set them (spec 001 §5)', () => {
+    const flow = resolveFlow(newPfa, ctx({ partner: 'icredit', unaffiliated: false, activity: 'question-mark' }));
+    expect(flow.variants).toEqual(['icredit']);
+    const options = flow.steps[7].uiSchema?.['ui:options'] as { lockedCodes?: string[]; codesByOperator?: boolean };
+    expect(options.lockedCodes).toEqual(['8291', '6619']);
+    expect(options.codesByOperator).toBeUndefined();
+    expect(resolveFlow(newPfa, ctx({ activity: 'question-mark' })).variants).toContain('activity-unknown');
+  });
+
   it('applies the icredit variant: branch office mailing step, locked CAEN 8291 and 6619, credit-partner documents', () => {
     const flow = resolveFlow(newPfa, ctx({ partner: 'icredit', unaffiliated: false }));
     expect(flow.variants).toEqual(['icredit']);
