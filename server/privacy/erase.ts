@@ -167,16 +167,16 @@ export async function eraseAccount(
   const found = await gather(app.db, user);
   const kept = keptOf(found, app.config, now);
   const keptKeys = new Set(found.contracts.map((c) => c.file.storageKey));
-  const deletedKeys = found.fileRows.map((f) => f.storageKey).filter((key) => !keptKeys.has(key));
+  let deletedKeys: string[] = [];
   const requestsById = new Map(found.requests.map((r) => [r.id, r]));
   const privacyUrl = /^https?:\/\//i.test(app.config.privacyUrl) ? app.config.privacyUrl : `${app.config.publicUrl}${app.config.privacyUrl}`;
 
   await endSubscriptions(app, found.paid);
 
   const erased = await app.db.transaction(async (tx) => {
-    // The row may have gone since it was read (two erasures at once): the one that deletes it does the rest.
-    const [deleted] = await tx.delete(users).where(eq(users.id, user.id)).returning({ id: users.id });
-    if (!deleted) return false;
+    // Locked until the commit: a second erasure waits and then finds no row; an upload waits and then finds no user.
+    const [locked] = await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+    if (!locked) return false;
     const records = [
       ...found.paid.map((payment) => ({
         kind: 'payment' as const,
@@ -200,6 +200,9 @@ export async function eraseAccount(
       })),
     ];
     if (records.length) await tx.insert(retainedRecords).values(records);
+    // Read again in the transaction: a file uploaded since `gather` has its row deleted by the cascade too.
+    const fileRows = await tx.select({ storageKey: files.storageKey }).from(files).where(eq(files.userId, user.id));
+    deletedKeys = fileRows.map((f) => f.storageKey).filter((key) => !keptKeys.has(key));
     await queueFileDeletions(tx, deletedKeys);
     // The audit log keeps who did what and when about these dossiers, not the data itself.
     const aboutUser = [
@@ -211,6 +214,8 @@ export async function eraseAccount(
       .set({ before: null, after: null })
       .where(and(or(...aboutUser), or(sql`${auditLog.before} is not null`, sql`${auditLog.after} is not null`)));
     await tx.delete(outbox).where(eq(outbox.to, user.email));
+    // The rows of the requests, tokens, files, sessions, addresses, timeline, payments, consents go with it (cascade).
+    await tx.delete(users).where(eq(users.id, user.id));
     const simulated = found.sessions.filter((s) => s.provider === 'simulator').map((s) => s.sessionId);
     if (simulated.length) await tx.delete(idvSimulatorSessions).where(inArray(idvSimulatorSessions.sessionId, simulated));
     await recordAudit(tx, {
