@@ -5,6 +5,7 @@ import type { Db } from '../db';
 import { auditLog, files, identitySessions, idvSimulatorSessions, outbox, payments, requestDocuments, retainedRecords, timelineItems, users } from '../db/schema';
 import { forgetProviderSessions } from '../identity/service';
 import { accountErasedMail, type ErasureKept } from '../mail/templates';
+import { applicantName } from '../registration/model';
 import { requestsOfUser } from '../registration/store';
 import { userLanguage } from '../lib/users';
 import { recordAudit } from '../staff/audit';
@@ -53,11 +54,6 @@ function addYears(date: Date, years: number): Date {
 /** Accounting documents are kept N years from the end of the financial year they belong to (Legea contabilității nr. 82/1991, art. 25). */
 function accountingKeepUntil(paidAt: Date, years: number): string {
   return `${paidAt.getUTCFullYear() + years}-12-31`;
-}
-
-function applicantName(profile: Record<string, unknown>): string | null {
-  const name = [profile.last_name, profile.first_name].filter((p) => typeof p === 'string' && p.trim()).join(' ');
-  return name || null;
 }
 
 /** Everything of one user the erasure reads, once. */

@@ -13,6 +13,12 @@ import type { UploadedFile } from '../lib/multipart';
 export type RequestRow = typeof registrationRequests.$inferSelect;
 export type PartnerRow = typeof partners.$inferSelect;
 
+/** The applicant's name as the request's profile gives it ("Popescu Ion"), or null (the ops list, the records an erasure keeps). */
+export function applicantName(profile: Record<string, unknown>): string | null {
+  const name = [profile.last_name, profile.first_name].filter((p) => typeof p === 'string' && p.trim()).join(' ');
+  return name || null;
+}
+
 /** One of a partner's prices, as the request's reads return them (request-extras.ts `partnerPricesSql`). */
 export interface PartnerPrice {
   id: number;

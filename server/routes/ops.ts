@@ -12,7 +12,7 @@ import {
   timelineOf,
   tradeRegisterDocumentsOf,
 } from '../registration/timeline';
-import type { RequestRow } from '../registration/model';
+import { applicantName, type RequestRow } from '../registration/model';
 import { dossierSummaries, requestById, requestsByEmail, type DossierSummaryRow } from '../registration/store';
 import { signedDocumentsOf } from '../registration/signed-documents';
 import { dbId } from '../lib/input-limits';
@@ -125,11 +125,6 @@ async function findDossier(app: FastifyInstance, dossier: string): Promise<Reque
 }
 
 type SummaryRow = DossierSummaryRow;
-
-function applicantName(profile: Record<string, unknown>): string | null {
-  const name = [profile.last_name, profile.first_name].filter((p) => typeof p === 'string' && p.trim()).join(' ');
-  return name || null;
-}
 
 function summary(row: SummaryRow) {
   return {
