@@ -86,9 +86,13 @@ describe('"Te-am găsit": the firm’s main CAEN code', () => {
     expect(screen.getByRole('region', { name: t('steps:confirmCompany.caen.previousTitle') })).toBe(notice);
 
     // The notice holds nothing back: the power of attorney, then the confirmation.
-    fireEvent.click(screen.getByRole('button', { name: stepText(STEP, 'submit') }));
+    // Each press waits for the button to take presses, as a user does (on a loaded machine the step may still be busy).
+    const submit = () => screen.getByRole('button', { name: stepText(STEP, 'submit') }) as HTMLButtonElement;
+    await waitFor(() => expect(submit().disabled).toBe(false));
+    fireEvent.click(submit());
     expect(await screen.findByRole('heading', { name: t('steps:confirmCompany.attorney.title') })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: stepText(STEP, 'submit') }));
+    await waitFor(() => expect(submit().disabled).toBe(false));
+    fireEvent.click(submit());
     await waitFor(() => expect(location()).toBe('/inregistrare/4'));
     expect(calls).toEqual([{ url: '/api/registration/existing/confirm/company', body: { current_step_identifier: STEP } }]);
   });
