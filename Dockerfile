@@ -30,6 +30,10 @@ COPY server ./server
 COPY src/core ./src/core
 COPY flows ./flows
 COPY schemas ./schemas
+# What the flow check reads beside them (at start and in the staff preview, server/flows/check.ts), and
+# the Romanian reasons of identity decisions (server/identity/reasons.ts): the texts and the widget names.
+COPY locales ./locales
+COPY widgets/names.json ./widgets/names.json
 # The signed documents' templates (README "Signed documents"), the brand and the legal pages, read at start.
 COPY content ./content
 USER node

@@ -1,37 +1,32 @@
-/**
- * Romanian reasons for Veriff's reason codes (Veriff docs, "Verification session decision codes"
- * and "Granular reason codes"); codes not listed fall back to the decision's status.
- */
-const REASONS: Record<number, string> = {
-  101: 'Nu a fost folosit un document fizic.',
-  102: 'Documentul pare să fi fost modificat.',
-  103: 'Persoana din selfie nu pare să fie aceeași cu cea din fotografia documentului.',
-  104: 'Numele introdus nu corespunde cu cel din document.',
-  105: 'Verificarea a semnalat un comportament suspect.',
-  106: 'Verificarea nu a putut fi aprobată.',
-  107: 'Au fost făcute prea multe încercări de verificare.',
-  108: 'Au fost făcute prea multe încercări de verificare.',
-  109: 'Au fost făcute prea multe încercări de verificare de pe același dispozitiv.',
-  110: 'Documentul a fost folosit deja într-o altă verificare.',
-  112: 'Verificarea nu este permisă din locația ta.',
-  120: 'Persoana din selfie nu pare să fie aceeași cu cea din fotografia documentului.',
-  201: 'Lipsesc fotografiile necesare.',
-  202: 'Fața nu este vizibilă în selfie.',
-  203: 'Documentul nu este vizibil în întregime.',
-  204: 'Fotografia documentului nu este clară.',
-  205: 'Documentul este deteriorat.',
-  206: 'Tipul documentului nu este acceptat. Folosește cartea de identitate.',
-  207: 'Documentul este expirat.',
-};
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const BY_STATUS: Record<string, string> = {
-  resubmission_requested: 'Fotografiile nu au putut fi verificate. Te rugăm să reiei procesul cu fotografii noi.',
-  expired: 'Sesiunea de verificare a expirat. Te rugăm să reiei procesul.',
-  abandoned: 'Sesiunea de verificare a fost abandonată. Te rugăm să reiei procesul.',
-};
+/**
+ * Why Veriff did not approve a session, in Romanian: the texts are product copy, kept with the
+ * identity step's in `locales/ro/steps.json` under `identity.reasons` by Veriff's code (Veriff docs,
+ * "Verification session decision codes" and "Granular reason codes"). The browser shows the same key
+ * in the applicant's language (widgets/id-capture/useIdentitySession.ts); this is the API's
+ * `translated_reason`. A decision without a known reason code falls back to its decision code.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const STEPS = path.join(root, 'locales/ro/steps.json');
+
+/** Veriff's decision codes of the statuses that come without a reason code. */
+const DECISION_CODES: Record<string, number> = { resubmission_requested: 9103, expired: 9104, abandoned: 9121 };
+
+function readReasons(): Record<string, string> {
+  const steps = JSON.parse(fs.readFileSync(STEPS, 'utf8')) as { identity?: { reasons?: Record<string, unknown> } };
+  const reasons: Record<string, string> = {};
+  for (const [code, text] of Object.entries(steps.identity?.reasons ?? {})) if (typeof text === 'string' && text.trim()) reasons[code] = text;
+  return reasons;
+}
+
+const REASONS = readReasons();
 
 /** The Romanian reason of a decision, or null when none is known (the browser shows its generic copy). */
 export function romanianReason(reasonCode: number | null, providerStatus: string): string | null {
   if (reasonCode !== null && REASONS[reasonCode]) return REASONS[reasonCode];
-  return BY_STATUS[providerStatus] ?? null;
+  const decision = DECISION_CODES[providerStatus];
+  return (decision !== undefined && REASONS[decision]) || null;
 }

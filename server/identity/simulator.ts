@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { idvSimulatorSessions } from '../db/schema';
+import { romanianReason } from './reasons';
 import { romanianPerson, simulatedAddress } from './romanian-person';
 import {
   IdentityProviderError,
@@ -12,12 +13,8 @@ import {
   type IdentityProvider,
 } from './types';
 
-/** Declines caused by a photo named `…reject…`, by the context of the first such photo. */
-const DECLINES: Record<IdentityContext, { reasonCode: number; reason: string }> = {
-  'document-front': { reasonCode: 204, reason: 'Fotografia documentului nu este clară.' },
-  'document-back': { reasonCode: 204, reason: 'Fotografia documentului nu este clară.' },
-  face: { reasonCode: 103, reason: 'Persoana din selfie nu pare să fie aceeași cu cea din fotografia documentului.' },
-};
+/** Veriff's reason code of a decline caused by a photo named `…reject…`, by the context of the first such photo. */
+const DECLINES: Record<IdentityContext, number> = { 'document-front': 204, 'document-back': 204, face: 103 };
 
 /**
  * The built-in identity provider (no set-up): Veriff's life cycle with its state in the database.
@@ -79,8 +76,8 @@ export class SimulatorProvider implements IdentityProvider {
     if (this.now() < decidedAt) return null;
     const rejected = row.media.find((m) => m.name.toLowerCase().includes('reject'));
     if (rejected) {
-      const decline = DECLINES[rejected.context as IdentityContext] ?? DECLINES['document-front'];
-      return { status: IdentityStatus.rejected, providerStatus: 'declined', code: 9102, ...decline, person: null, decidedAt };
+      const reasonCode = DECLINES[rejected.context as IdentityContext] ?? DECLINES['document-front'];
+      return { status: IdentityStatus.rejected, providerStatus: 'declined', code: 9102, reasonCode, reason: romanianReason(reasonCode, 'declined'), person: null, decidedAt };
     }
     const person = romanianPerson(sessionId);
     const named = (word: string) => row.media.some((m) => m.name.toLowerCase().includes(word));

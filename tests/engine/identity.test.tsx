@@ -166,6 +166,21 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     expect(screen.queryByText(t('steps:identity.errors.rejected', { reason: 'Fotografia documentului nu este clară.' }))).toBeNull();
   });
 
+  it("rejected with a Veriff reason code: the reason is the locale's text for that code, not the server's", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const idv = fakeIdentity();
+    const { engine } = api();
+    renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
+    await uploadAll('reject');
+    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.submit') }));
+    await screen.findByText(textPattern(t('steps:identity.waiting')));
+    idv.decide(3, 'Textul serverului', 207);
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(await screen.findByText(t('steps:identity.errors.rejected', { reason: t('steps:identity.reasons.207') }))).toBeTruthy();
+    expect(screen.queryByText(textPattern('Textul serverului'))).toBeNull();
+  });
+
   it('rejected without a reason shows the generic text', async () => {
     const idv = fakeIdentity({ session_id: 's', custom_id: 'c', status: 3, submitted: true, uploads: UPLOADED });
     renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={api().engine} services={fakeServices({ identity: idv.service })} />);

@@ -107,6 +107,7 @@ export function fakeIdentity(initial: IdentitySession | null = null) {
   let session: IdentitySession | null = initial;
   let decided: number | null = null;
   let reason: string | null = null;
+  let reasonCode: number | null = null;
   let profile: Profile = {};
   const calls: string[] = [];
   const failures: Partial<Record<keyof IdentityService, unknown>> = {};
@@ -152,7 +153,7 @@ export function fakeIdentity(initial: IdentitySession | null = null) {
     },
     error: async () => {
       calls.push('error');
-      return { code: reason ? 9102 : null, translated_reason: reason };
+      return { code: reasonCode ?? (reason ? 9102 : null), translated_reason: reason };
     },
     deleteSession: async () => {
       calls.push('deleteSession');
@@ -177,9 +178,10 @@ export function fakeIdentity(initial: IdentitySession | null = null) {
     service,
     calls,
     /** The provider's decision, seen at the next status poll. */
-    decide(status: number, why: string | null = null) {
+    decide(status: number, why: string | null = null, code: number | null = null) {
       decided = status;
       reason = why;
+      reasonCode = code;
     },
     /** The next call of `name` rejects with `error`. */
     failNext(name: keyof IdentityService, error: unknown) {

@@ -83,7 +83,7 @@ describe('Dockerfile', () => {
   });
 
   it('copies everything the server reads at run time', () => {
-    for (const dir of ['server', 'src/core', 'flows', 'schemas', 'content']) expect(dockerfile).toContain(`COPY ${dir} ./${dir}`);
+    for (const dir of ['server', 'src/core', 'flows', 'schemas', 'content', 'locales', 'widgets/names.json']) expect(dockerfile).toContain(`COPY ${dir} ./${dir}`);
     // The server imports nothing from src/ outside src/core (the image carries src/core only).
     const files = fs.readdirSync(path.join(root, 'server'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     for (const file of files) {

@@ -21,6 +21,10 @@ import {
   upload,
   verify,
 } from './identity-helpers';
+import { localeText } from '../copy';
+
+/** The Romanian reason of a Veriff code, as the identity step's copy has it (locales/ro/steps.json). */
+const reason = (code: number) => localeText(`steps:identity.reasons.${code}`);
 
 /** Decides at once (IDV_SIMULATOR_DELAY_MS=0). */
 let app: FastifyInstance;
@@ -444,7 +448,7 @@ describe('the simulator decides', () => {
     expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 3 });
     const error = await get(`/api/veriff/get-veriff-error?${query(session)}`, user.token);
     expect(error.statusCode).toBe(200);
-    expect(error.json().payload).toEqual({ code: 204, translated_reason: 'Fotografia documentului nu este clară.' });
+    expect(error.json().payload).toEqual({ code: 204, translated_reason: reason(204) });
     const { profile } = (await get('/api/registration/open', user.token)).json().payload;
     expect(profile.personal_code).toBeUndefined();
     // After a rejection a new session can be started.
@@ -705,7 +709,7 @@ describe('confirming the identity step', () => {
     expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 3 });
     expect((await get(`/api/veriff/get-veriff-error?${query(session)}`, user.token)).json().payload).toEqual({
       code: 103,
-      translated_reason: 'Persoana din selfie nu pare să fie aceeași cu cea din fotografia documentului.',
+      translated_reason: reason(103),
     });
     const incomplete = await confirm(user.token, '/api/registration/existing/confirm/identity-file', step);
     expect(incomplete.statusCode).toBe(422);

@@ -9,6 +9,10 @@ import { VeriffClient, decisionFromVeriff, veriffSignature } from '../../server/
 import { FakeVeriff, signWebhook } from './fake-veriff';
 import { auth, registerUser, testApp } from './helpers';
 import { JPEG, PNG, WEBP, createSession, lastSession, sessionWithUploads, submit, upload, verify } from './identity-helpers';
+import { localeText } from '../copy';
+
+/** The Romanian reason of a Veriff code, as the identity step's copy has it (locales/ro/steps.json). */
+const reason = (code: number) => localeText(`steps:identity.reasons.${code}`);
 
 const API_KEY = 'test-api-key-0b1c';
 const SECRET = 'test-shared-secret-9f8e7d';
@@ -96,16 +100,16 @@ describe('Veriff client against a local fake Veriff', () => {
     expect(decisionFromVeriff({ id: 'a', status: 'declined', code: 9102, reason: 'Suspected document tampering', reasonCode: 102 })).toMatchObject({
       status: 3,
       reasonCode: 102,
-      reason: 'Documentul pare să fi fost modificat.',
+      reason: reason(102),
     });
     expect(decisionFromVeriff({ id: 'a', status: 'resubmission_requested', code: 9103, reasonCode: '204' })).toMatchObject({
       status: 3,
       reasonCode: 204,
-      reason: 'Fotografia documentului nu este clară.',
+      reason: reason(204),
     });
     expect(decisionFromVeriff({ id: 'a', status: 'expired', code: 9104 })).toMatchObject({
       status: 3,
-      reason: 'Sesiunea de verificare a expirat. Te rugăm să reiei procesul.',
+      reason: reason(9104),
     });
     expect(decisionFromVeriff({ id: 'a', status: 'declined', reasonCode: 999 })?.reason).toBeNull();
     expect(decisionFromVeriff({ id: 'a', status: 'review' })).toBeNull();
@@ -253,7 +257,7 @@ describe('POST /api/veriff/decision-webhook', () => {
       url: `/api/veriff/get-veriff-error?session_id=${session.session_id}&custom_id=${session.custom_id}`,
       headers: auth(user.token),
     });
-    expect(error.json().payload).toEqual({ code: 106, translated_reason: 'Verificarea nu a putut fi aprobată.' });
+    expect(error.json().payload).toEqual({ code: 106, translated_reason: reason(106) });
 
     // The user starts again; a replay of the old decision must not touch anything.
     const next = await createSession(app, user.token);

@@ -54,7 +54,9 @@ export function useIdentitySession({ identity, t, profile, reloadRequest, reload
       }
       let reason: string | null = null;
       try {
-        reason = (await identity.error(current.session_id, current.custom_id)).translated_reason;
+        const { code, translated_reason } = await identity.error(current.session_id, current.custom_id);
+        // The reason in the applicant's language when its code is known (`identity.reasons`), else the server's Romanian text.
+        reason = (code !== null ? t(`steps:identity.reasons.${code}`, { defaultValue: translated_reason ?? '' }) : translated_reason) || null;
       } catch (error) {
         if (isSessionLost(error)) return lose();
       }
