@@ -276,5 +276,43 @@ export const en: Messages = {
     'Partener necunoscut.': 'Unknown partner.',
     'Pasul nu există în acest flux.': 'The step does not exist in this flow.',
     'Pasul nu trimite la această adresă.': 'The step does not submit to this address.',
+    'Alege regimul matrimonial.': 'Choose the matrimonial regime.',
+    'Semnătura cererii nu este validă.': 'The request’s signature is not valid.',
+    // The applicant's data (server/routes/user-export.ts, user-privacy.ts, server/privacy/erase.ts)
+    'Ai cerut deja exportul datelor de mai multe ori în ultima oră. Încearcă din nou mai târziu.':
+      'You have already asked for the export of your data several times in the last hour. Please try again later.',
+    'Contul tău a fost șters. Ți-am trimis un e-mail de confirmare.': 'Your account was erased. We have sent you a confirmation e-mail.',
+    'Parola nu este corectă.': 'The password is not correct.',
+    'Prea multe încercări cu o parolă greșită. Te rugăm să încerci din nou peste câteva minute.': 'Too many attempts with a wrong password. Please try again in a few minutes.',
+    'Nu vei mai primi comunicări de marketing de la noi.': 'You will no longer receive marketing communications from us.',
+    'Abonamentul tău nu a putut fi oprit acum, așa că nu am șters contul (nu vrem să fii facturat pentru un cont care nu mai există). Te rugăm să încerci din nou peste câteva minute.':
+      'Your subscription could not be stopped right now, so we did not erase the account (we do not want you to be billed for an account that no longer exists). Please try again in a few minutes.',
+    // Payments (server/routes/payment.ts)
+    'Plata simulată nu este disponibilă: plățile trec prin Stripe.': 'The simulated payment is not available: payments go through Stripe.',
+    'Semnătura evenimentului nu este validă.': 'The event’s signature is not valid.',
+    'Abonamentul nu a putut fi programat la procesatorul de plăți; reîncercăm la următoarea livrare a evenimentului.':
+      'The subscription could not be scheduled with the payment processor; we will retry at the next delivery of the event.',
   },
+  byPattern: [
+    // server/registration/timeline.ts
+    [/^Câmpul nu aparține tipului „(.+)”\.$/, (type) => `The field does not belong to the type “${type}”.`],
+    // server/identity/service.ts (the photo's Romanian name: server/identity/types.ts CONTEXT_NAMES)
+    [/^Încărcarea pentru (.+) a eșuat\. Te rugăm să încerci din nou\.$/, (photo) => `The upload of ${photoName(photo)} failed. Please try again.`],
+    [/^Încarcă mai întâi (.+)\.$/, (photo) => `Upload ${photoName(photo)} first.`],
+    [/^Fotografia poate avea cel mult (.+)\.$/, (size) => `The photo can be at most ${size}.`],
+    // server/registration/company.ts
+    [
+      /^(.+) este doar pentru PFA-uri \(persoane fizice autorizate\), iar acest CUI aparține unei firme de tip (.+) \((.+)\)\.$/,
+      (product, form, name) => `${product} is only for PFAs (authorised natural persons), and this CUI belongs to a company of type ${form} (${name}).`,
+    ],
+    [
+      /^(.+) este doar pentru PFA-uri \(persoane fizice autorizate\), iar acest CUI \((.+)\) nu aparține unui PFA\.$/,
+      (product, name) => `${product} is only for PFAs (authorised natural persons), and this CUI (${name}) does not belong to a PFA.`,
+    ],
+  ],
 };
+
+/** The identity photos' Romanian names (CONTEXT_NAMES) in English. */
+function photoName(romanian: string): string {
+  return ({ 'fața buletinului': 'the front of the ID card', 'spatele buletinului': 'the back of the ID card', selfie: 'the selfie' } as Record<string, string>)[romanian] ?? romanian;
+}

@@ -62,7 +62,14 @@ function pickFromHeader(header: string | string[]): Language {
 /** A Romanian text of the server (a thrown literal, an answer's message) in `language`; itself when not catalogued. */
 export function translate(language: Language, text: string): string {
   if (language === DEFAULT_LANGUAGE) return text;
-  return CATALOGUES[language].byRomanian[text] ?? reverse(language).get(text) ?? text;
+  const catalogue = CATALOGUES[language];
+  const fixed = catalogue.byRomanian[text] ?? reverse(language).get(text);
+  if (fixed !== undefined) return fixed;
+  for (const [pattern, build] of catalogue.byPattern) {
+    const match = pattern.exec(text);
+    if (match) return build(...match.slice(1));
+  }
+  return text;
 }
 
 /** The catalogue's fixed texts (envelope, field messages) by their Romanian wording, built once per language. */

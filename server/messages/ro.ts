@@ -157,6 +157,11 @@ export const ro = {
   },
   /** Romanian literals thrown elsewhere (`new HttpError(…, 'text')`): the text itself is the Romanian. */
   byRomanian: {} as Record<string, string>,
+  /**
+   * Romanian texts with a varying part (a timeline type, a photo, a size, a company), thrown elsewhere:
+   * the pattern of the Romanian and the text in this language, built from the pattern's groups.
+   */
+  byPattern: [] as [RegExp, (...parts: string[]) => string][],
 };
 
 export type Messages = typeof ro;

@@ -6,6 +6,27 @@ import { pickLanguage, translate } from '../../server/messages';
 import { en } from '../../server/messages/en';
 import { ro } from '../../server/messages/ro';
 import { auth, mailsTo, partnerBySlug, placeAtStep, registerUser, testApp, uniqueEmail, type RegisteredUser } from './helpers';
+import { TIMELINE_TYPES } from '../../src/core/timeline';
+import { IDENTITY_MESSAGES } from '../../server/identity/service';
+import { IDENTITY_CONTEXTS } from '../../server/identity/types';
+import { STEP_MESSAGES } from '../../server/identity/queries';
+import { TIMELINE_MESSAGES } from '../../server/registration/timeline';
+import { COMPANY_MESSAGES } from '../../server/registration/company';
+import { DOCUMENT_MESSAGES } from '../../server/registration/documents';
+import { SIGNED_DOCUMENT_MESSAGES } from '../../server/registration/signed-documents';
+import { SIGNATURE_MESSAGES } from '../../server/registration/signature';
+import { DOSSIER_ACTION_MESSAGES } from '../../server/staff/dossier-actions';
+import { STAFF_AUTH_MESSAGES } from '../../server/plugins/staff-auth';
+import { USER_EXPORT_MESSAGES } from '../../server/routes/user-export';
+import { STAFF_MESSAGES } from '../../server/routes/staff';
+import { STATUS_MESSAGES } from '../../server/routes/status';
+import { USER_PRIVACY_MESSAGES } from '../../server/routes/user-privacy';
+import { PAYMENT_MESSAGES } from '../../server/routes/payment';
+import { DOSSIER_MESSAGES } from '../../server/routes/staff-dossiers';
+import { MESSAGES as MAILING_MESSAGES } from '../../server/registration/mailing';
+import { SUBSCRIPTION_NOT_ENDED } from '../../server/privacy/erase';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Issue 18: the server's texts follow Accept-Language; the mails sent later follow the language kept for the user. */
 
@@ -49,6 +70,58 @@ describe('pickLanguage (Accept-Language)', () => {
     expect(translate('en', 'Există deja un cont cu această adresă de e-mail.')).toBe('There is already an account with this e-mail address.');
     expect(translate('en', ro.envelope.unauthorized)).toBe(en.envelope.unauthorized);
     expect(translate('ro', 'Există deja un cont cu această adresă de e-mail.')).toBe('Există deja un cont cu această adresă de e-mail.');
+  });
+});
+
+/**
+ * Every text of the server's message tables an applicant or an operator can be answered, with each
+ * varying part in its real values. Left out, as nobody reads them in a language of their choice: the
+ * operator command's tables (OPS_MESSAGES, RETENTION_MESSAGES: a terminal that asks no language) and
+ * the health probes' (HEALTH_MESSAGES).
+ */
+function answeredTexts(): [string, string][] {
+  const fixed = {
+    IDENTITY_MESSAGES, STEP_MESSAGES, TIMELINE_MESSAGES, COMPANY_MESSAGES, DOCUMENT_MESSAGES, SIGNED_DOCUMENT_MESSAGES, SIGNATURE_MESSAGES,
+    DOSSIER_ACTION_MESSAGES, STAFF_AUTH_MESSAGES, USER_EXPORT_MESSAGES, STAFF_MESSAGES, STATUS_MESSAGES,
+    USER_PRIVACY_MESSAGES, PAYMENT_MESSAGES, DOSSIER_MESSAGES, MAILING_MESSAGES, ERASURE: { subscriptionNotEnded: SUBSCRIPTION_NOT_ENDED },
+  };
+  const texts: [string, string][] = [];
+  for (const [table, messages] of Object.entries(fixed)) {
+    for (const [key, text] of Object.entries(messages)) if (typeof text === 'string') texts.push([`${table}.${key}`, text]);
+  }
+  for (const context of IDENTITY_CONTEXTS) {
+    texts.push([`IDENTITY_MESSAGES.uploadFailed(${context})`, IDENTITY_MESSAGES.uploadFailed(context)]);
+    texts.push([`IDENTITY_MESSAGES.uploadFirst(${context})`, IDENTITY_MESSAGES.uploadFirst(context)]);
+  }
+  for (const bytes of [500 * 1024, 10 * 1024 * 1024]) texts.push([`IDENTITY_MESSAGES.tooLarge(${bytes})`, IDENTITY_MESSAGES.tooLarge(bytes)]);
+  for (const type of TIMELINE_TYPES) texts.push([`TIMELINE_MESSAGES.notOfType(${type})`, TIMELINE_MESSAGES.notOfType(type)]);
+  const company = { cui: '123', name: 'ALFA SRL', legal_form: 'SRL' } as unknown as Parameters<typeof COMPANY_MESSAGES.notPfa>[1];
+  texts.push(['COMPANY_MESSAGES.notPfa(SRL)', COMPANY_MESSAGES.notPfa('Ghișeu', company)]);
+  texts.push(['COMPANY_MESSAGES.notPfa(—)', COMPANY_MESSAGES.notPfa('Ghișeu', { ...company, legal_form: null })]);
+  return texts;
+}
+
+describe('every text the server answers applicants and operators exists in English', () => {
+  it('each message table, with its varying parts, translates (issue 33)', () => {
+    const texts = answeredTexts();
+    expect(texts.length).toBeGreaterThan(100);
+    expect(texts.filter(([, text]) => translate('en', text) === text).map(([name]) => name)).toEqual([]);
+    // The varying part is kept, and translated where it is a word.
+    expect(translate('en', TIMELINE_MESSAGES.notOfType('rejected'))).toBe('The field does not belong to the type “rejected”.');
+    expect(translate('en', IDENTITY_MESSAGES.uploadFirst('document-back'))).toBe('Upload the back of the ID card first.');
+    expect(translate('ro', TIMELINE_MESSAGES.notOfType('rejected'))).toBe(TIMELINE_MESSAGES.notOfType('rejected'));
+  });
+
+  it('so does every literal a route or rule throws (`new HttpError(422, \'…\')`, `FieldValidationError({ f: [\'…\'] })`)', () => {
+    const serverDir = path.resolve(__dirname, '../../server');
+    const files = fs.readdirSync(serverDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const literals: [string, string][] = [];
+    for (const file of files) {
+      const source = fs.readFileSync(path.join(serverDir, file), 'utf8');
+      for (const m of source.matchAll(/new HttpError\(\d+, '([^']+)'|FieldValidationError\(\{[^}]*?\[\s*'([^']+)'/g)) literals.push([file, m[1] ?? m[2]]);
+    }
+    expect(literals.length).toBeGreaterThan(5);
+    expect(literals.filter(([, text]) => translate('en', text) === text)).toEqual([]);
   });
 });
 
