@@ -11,12 +11,13 @@ import { userLanguage } from '../lib/users';
 import { recordAudit } from '../staff/audit';
 import { deleteQueuedFiles, queueFileDeletions } from './file-deletions';
 import { HttpError } from '../lib/http-errors';
+import type { AuditAction } from '../../src/core/audit';
 
 /** Who asked for an erasure: the applicant on "Datele tale", an operator for a written request, the retention job. */
 export type ErasureBy = 'applicant' | 'operator' | 'retention';
 
 /** The audit log's action of an erasure (its entry names no one: the account is gone; `after` says who asked and what was kept). */
-export const ERASURE_ACTION = 'account.erased';
+export const ERASURE_ACTION = 'account.erased' satisfies AuditAction;
 
 /** A record the law makes us keep after the erasure, as the page and the mail list it. */
 export interface KeptRecord {

@@ -214,7 +214,7 @@ export async function addTimelineItem(app: FastifyInstance, request: RequestRow,
     const added = { id: row.id, type: item.type, date: item.date, ...item.data } as TimelineItem;
     await recordAudit(db, {
       staffUserId: actor.staffUserId,
-      action: status ? `dossier.${item.type === 'finalized' ? 'finalize' : 'reject'}` : 'timeline.add',
+      action: status ? (item.type === 'finalized' ? 'dossier.finalize' : 'dossier.reject') : 'timeline.add',
       requestId: request.id,
       before: status ? { status: request.status } : null,
       after: status ? { status, item: added } : { item: added },

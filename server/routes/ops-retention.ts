@@ -5,6 +5,7 @@ import { arrayOf, bool, int, nullStr, obj, replies, str } from '../lib/api-schem
 import { runRetention } from '../privacy/retention';
 import { recordAudit } from '../staff/audit';
 import { guardOpsRoutes } from './ops';
+import type { AuditAction } from '../../src/core/audit';
 
 export const RETENTION_MESSAGES = {
   invalid: 'Datele trimise nu sunt valide.',
@@ -18,7 +19,7 @@ export const RETENTION_MESSAGES = {
 const FIELDS = ['as_of', 'dry_run'];
 
 /** The audit log's action of a run started by an operator (its entry holds the counts, no e-mail). */
-export const RETENTION_AUDIT_ACTION = 'retention.run';
+export const RETENTION_AUDIT_ACTION = 'retention.run' satisfies AuditAction;
 
 const line = obj({
   email: str,

@@ -3,6 +3,7 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db';
 import { auditLog, identityUploads, requestDocuments, staffUsers } from '../db/schema';
 import { requestIdsOfUser } from '../registration/store';
+import type { AuditAction } from '../../src/core/audit';
 
 /** Who acts: a staff member (their id), or the shared OPS_TOKEN (`npm run ops`: null) with the operator's name (`X-Ops-Actor`). */
 export interface Actor {
@@ -36,7 +37,7 @@ export interface AuditEntry {
   staffUserId: number | null;
   /** The operator's name when the OPS_TOKEN acts; default: the one of `withOpsActor`. */
   actor?: string | null;
-  action: string;
+  action: AuditAction;
   requestId?: number | null;
   before?: unknown;
   after?: unknown;
@@ -108,7 +109,7 @@ export function auditCsv(entries: AuditView[]): string {
 }
 
 /** A staff member's or operator's read of an applicant's data (issue 32): written after the read succeeded, never the data itself. */
-export const READ_ACTIONS = { dossier: 'dossier.read', file: 'file.read', search: 'dossier.search' } as const;
+export const READ_ACTIONS = { dossier: 'dossier.read', file: 'file.read', search: 'dossier.search' } as const satisfies Record<string, AuditAction>;
 
 /** A search term as the audit keeps it: long digit runs (a CNP, a CUI, a phone number) are not kept. */
 export function auditedSearchTerm(term: string): string {

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { cnpControlDigit } from '@/core/personal-code';
 import { test, expect, addStaffViaApi, auth, currentRequest, newApplicantAt, signInStaffBrowser } from './fixtures';
 import { VIEWPORTS, axeViolations } from './axe';
+import { localeText } from '../copy';
 
 /** A valid CNP no other run uses: a man born 1 Jan 1990 in Cluj (12), a random serial. */
 function uniqueCnp(): string {
@@ -73,9 +74,9 @@ test('an operator finds an applicant by CNP, adds a timeline item and uploads a 
   // Both actions are in the dossier's audit log, with who did them; so is opening the dossier (the access log, issue 32).
   const audit = page.getByRole('table', { name: 'Acțiunile personalului asupra dosarului' });
   const rows = audit.getByTestId('audit-row');
-  await expect(rows.filter({ hasText: 'timeline.add' })).toHaveCount(1);
-  await expect(rows.filter({ hasText: 'documents.attach' })).toHaveCount(1);
-  await expect(rows.filter({ hasText: 'dossier.read' }).first()).toBeVisible();
+  await expect(rows.filter({ hasText: localeText('console:dossier.auditActions.timeline.add') })).toHaveCount(1);
+  await expect(rows.filter({ hasText: localeText('console:dossier.auditActions.documents.attach') })).toHaveCount(1);
+  await expect(rows.filter({ hasText: localeText('console:dossier.auditActions.dossier.read') }).first()).toBeVisible();
   await expect(audit).toContainText(operator.email);
 
   // The applicant's status page.

@@ -77,7 +77,7 @@ async function fullApplicant(on = app) {
   await on.db.insert(timelineItems).values({ requestId: request.id, type: 'submitted', date: '2026-03-02', data: { finalDossierSubmitted: true } });
   const paidAt = new Date('2026-03-01T10:00:00Z');
   await on.db.insert(payments).values({ id: `pay_erase_${user.user.id}`, requestId: request.id, provider: 'builtin', stripePriceId: 'price_test', amountBani: 4900, currency: 'ron', status: 'paid', paidAt });
-  await recordAudit(on.db, { staffUserId: null, actor: 'maria', action: 'timeline:add', requestId: request.id, before: { profile: { personal_code: CNP } }, after: { status: 'x' } });
+  await recordAudit(on.db, { staffUserId: null, actor: 'maria', action: 'timeline.add', requestId: request.id, before: { profile: { personal_code: CNP } }, after: { status: 'x' } });
   await recordAudit(on.db, { staffUserId: null, actor: 'maria', action: READ_ACTIONS.search, after: { search: user.email } });
   return { user, request, session, contract, diploma };
 }

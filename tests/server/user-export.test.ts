@@ -84,8 +84,8 @@ async function fullUser(marker: string) {
     .insert(staffUsers)
     .values({ email: `operator-${marker}-${user.user.id}@ghiseu.test`, passwordHash: 'x', role: 'operator' })
     .returning();
-  await recordAudit(app.db, { staffUserId: staff.id, action: 'dossier:view', requestId: request.id, before: { secret: 'inainte' } });
-  await recordAudit(app.db, { staffUserId: null, action: 'timeline:add', requestId: request.id });
+  await recordAudit(app.db, { staffUserId: staff.id, action: 'dossier.read', requestId: request.id, before: { secret: 'inainte' } });
+  await recordAudit(app.db, { staffUserId: null, action: 'timeline.add', requestId: request.id });
   await recordAudit(app.db, { staffUserId: null, actor: 'maria', action: 'file.read', requestId: request.id });
   return { user, request, uploads, pdf, staff };
 }
@@ -154,8 +154,8 @@ describe('GET /api/user/export', () => {
 
     // Who accessed the dossier: the operator's e-mail and the shared token (null), never the payloads.
     expect(json.access_log).toEqual([
-      { who: alice.staff.email, action: 'dossier:view', at: expect.any(String), request_id: alice.request.id },
-      { who: null, action: 'timeline:add', at: expect.any(String), request_id: alice.request.id },
+      { who: alice.staff.email, action: 'dossier.read', at: expect.any(String), request_id: alice.request.id },
+      { who: null, action: 'timeline.add', at: expect.any(String), request_id: alice.request.id },
       { who: 'maria', action: 'file.read', at: expect.any(String), request_id: alice.request.id },
     ]);
     expect(JSON.stringify(json)).not.toContain('inainte');

@@ -14,6 +14,7 @@ import enSteps from '../../locales/en/steps.json';
 import { findH1, mockApi, ok, renderApp } from './helpers';
 import { staffSession } from '@/pages/staff/session';
 import { STAFF_ME, signInStaff } from './staff-helpers';
+import { AUDIT_ACTIONS, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from '@/core/audit';
 
 beforeEach(() => staffSession.reload());
 
@@ -142,5 +143,39 @@ describe('operator console: steps by name', () => {
     expect(calls.filter((c) => c.path.startsWith('/api/staff/')).at(0)?.headers['Accept-Language']).toBe('ro');
     await user.click(screen.getByRole('link', { name: enConsole.dossier.back }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/staff/dossiers').at(-1)?.headers['Accept-Language']).toBe('en'));
+  });
+
+  it('every audit action, payment status and payment provider has its words in Romanian and in English', () => {
+    const label = (node: unknown, key: string) => key.split('.').reduce<unknown>((n, part) => (n as Record<string, unknown> | undefined)?.[part], node);
+    for (const locale of [roConsole, enConsole]) {
+      for (const action of AUDIT_ACTIONS) expect(typeof label(locale.dossier.auditActions, action), action).toBe('string');
+      for (const status of PAYMENT_STATUSES) expect(typeof label(locale.dossier.paymentStatuses, status), status).toBe('string');
+      for (const provider of PAYMENT_PROVIDERS) expect(typeof label(locale.dossier.paymentProviders, provider), provider).toBe('string');
+    }
+  });
+
+  it('the dossier page says what the audit log recorded and a payment\'s state in words, not their identifiers', async () => {
+    signInStaff();
+    const withLog = {
+      ...dossier(),
+      payments: [{ id: 'pay_1', provider: 'builtin', status: 'paid', amount: 99, currency: 'RON', created_at: '2026-11-20T10:00:00Z', paid_at: '2026-11-20T10:05:00Z' }],
+      audit: [
+        { id: 2, at: '2026-11-21T09:00:00Z', staff: 'ana@ghiseu.ro', actor: null, action: 'mail.missing_documents', before: null, after: null },
+        { id: 1, at: '2026-11-21T08:00:00Z', staff: 'ana@ghiseu.ro', actor: null, action: 'dossier.read', before: null, after: null },
+      ],
+    };
+    mockApi({ ...STAFF_ME, 'GET /api/staff/dossiers/12': ok(withLog), 'GET /api/staff/timeline-types': ok([]) });
+    renderApp('/staff/dossiers/12');
+    await findH1('Dosarul 12: POPESCU ION');
+    const log = screen.getByRole('table', { name: roConsole.dossier.auditCaption });
+    const cells = within(log).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toContain(roConsole.dossier.auditActions.mail.missing_documents);
+    expect(cells).toContain(roConsole.dossier.auditActions.dossier.read);
+    expect(cells).not.toContain('dossier.read');
+    const payments = screen.getByRole('table', { name: roConsole.dossier.paymentsCaption });
+    const paymentCells = within(payments).getAllByRole('cell').map((c) => c.textContent);
+    expect(paymentCells).toContain(roConsole.dossier.paymentStatuses.paid);
+    expect(paymentCells).toContain(roConsole.dossier.paymentProviders.builtin);
+    expect(paymentCells).not.toContain('builtin');
   });
 });

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { findH1, invalid, mockApi, ok, renderApp, type RecordedCall } from './helpers';
 import { staffSession } from '@/pages/staff/session';
 import { OPERATOR, STAFF_ME, signInStaff } from './staff-helpers';
+import { localeText } from '../copy';
 
 // The staff session store keeps its state in memory: read again from the (cleared) storage.
 beforeEach(() => staffSession.reload());
@@ -194,7 +195,7 @@ describe('operator console: /staff/dossiers/:id', () => {
     expect(item.textContent).toContain('Denumirea PFA: POPESCU ION PFA');
     const audit = screen.getByRole('table', { name: 'Acțiunile personalului asupra dosarului' });
     expect(within(audit).getByText('operator@ghiseu.ro')).toBeTruthy();
-    expect(within(audit).getByText('timeline.add')).toBeTruthy();
+    expect(within(audit).getByText(localeText('console:dossier.auditActions.timeline.add'))).toBeTruthy();
   });
 
   it('a type without fields draws only the date', async () => {

@@ -202,7 +202,7 @@ function AuditTable({ entries, t, language }: { entries: AuditEntry[]; t: Consol
           <tr key={e.id} data-testid="audit-row">
             <Cell>{formatDateTime(e.at, language)}</Cell>
             <Cell>{e.staff ?? (e.actor ? t('dossier.opsActor', { name: e.actor }) : t('dossier.opsToken'))}</Cell>
-            <Cell>{e.action}</Cell>
+            <Cell>{t(`dossier.auditActions.${e.action}`, { defaultValue: e.action })}</Cell>
             <Cell>
               <Box as="code" fontSize="xs" overflowWrap="anywhere">
                 {json(e.before)}
@@ -495,8 +495,8 @@ export function DossierPage() {
                 {dossier.payments.map((p) => (
                   <tr key={p.id}>
                     <Cell>{p.id}</Cell>
-                    <Cell>{p.provider}</Cell>
-                    <Cell>{p.status}</Cell>
+                    <Cell>{t(`dossier.paymentProviders.${p.provider}`, { defaultValue: p.provider })}</Cell>
+                    <Cell>{t(`dossier.paymentStatuses.${p.status}`, { defaultValue: p.status })}</Cell>
                     <Cell>
                       {p.amount} {p.currency}
                     </Cell>
