@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFlows, checkInput, readFlowFiles, type CheckInput, type Problem } from '../../server/flows/check';
 import { repositoryInput } from '../../scripts/flows-check';
+import { flowErrorsAtStart } from '../../server/flows/startup-check';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FLOWS = path.join(root, 'flows');
@@ -510,6 +511,29 @@ describe('flows:check on broken copies of the real flow files', () => {
     });
     expect(copy.check({ driverNames: undefined })).toEqual([]);
     expect(repository.driverNames?.has('cardChoice')).toBe(true);
+  });
+});
+
+describe('the server entry refuses flow files with mistakes (server/flows/startup-check.ts)', () => {
+  const app = { hasRoute: ({ method, url }: { method: string; url: string }) => repository.routeExists(method as 'GET' | 'POST', url) };
+
+  it('has nothing against the repository\'s flow files', () => {
+    expect(flowErrorsAtStart(app)).toEqual([]);
+  });
+
+  it('names each error of a folder with a broken variant patch, at its file and pointer (warnings are not refused)', () => {
+    const copy = new Copy();
+    let v = 0;
+    copy.flow('new-pfa.json', (flow, at) => {
+      v = at.variant('icredit');
+      const patch = at.patch('icredit', p6);
+      patch.uischema = patch.uiSchema;
+      delete patch.uiSchema;
+      patch.guarded = 'no';
+    });
+    const errors = flowErrorsAtStart(app, copy.flowsDir);
+    expect(errors).toContain(`${NEW}#/variants/${v}/steps/${p6}/uischema: unknown property "uischema" (did you mean "uiSchema"?)`);
+    expect(errors.some((line) => line.startsWith(`${NEW}#/variants/${v}/steps/${p6}/guarded: `))).toBe(true);
   });
 });
 
