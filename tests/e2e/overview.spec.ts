@@ -19,7 +19,7 @@ test('inline CNP edit, CAEN search and the primary rule', async ({ page, request
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
   await expect(page.getByRole('heading', { level: 1, name: localeText('steps:overview.title') })).toBeVisible();
 
-  await page.getByRole('button', { name: localeText('steps:overview.editField', { field: localeText('steps:overview.personalCode') }) }).click();
+  await page.getByRole('button', { name: `${localeText('steps:overview.edit')} ${localeText('steps:overview.personalCode')}` }).click();
   const cnp = page.getByRole('textbox', { name: localeText('steps:overview.personalCode') });
   await cnp.fill('1234567890123');
   await page.getByRole('button', { name: localeText('steps:overview.save') }).click();
@@ -104,7 +104,7 @@ test('registered office at home: the popup keeps the office at the product, or l
   await expect(services.getByRole('listitem')).toHaveCount(2);
   await expect(services.getByText('Portalul ONRC', { exact: true })).toBeVisible();
   await expect(services.getByText('Un expert contabil CECCAR', { exact: true })).toBeVisible();
-  await services.getByRole('button', { name: 'Mergi la Portalul ONRC' }).click();
+  await services.getByRole('button', { name: localeText('steps:overview.goToService', { name: 'Portalul ONRC' }) }).click();
   // Leaves for the service's site, never for the questionnaire's dead-end page.
   await expect(page).toHaveURL('https://portal.onrc.ro/');
   await expect(page.getByRole('heading', { name: 'Serviciu extern' })).toBeVisible();
@@ -118,7 +118,7 @@ test('registered office at home: the second service leaves for its own site', as
   const account = await newApplicantAt(page, request, 7, { formData: { activity_id: 1, activity: 'consultanta-it' } });
   await page.route(/^https:\/\/www\.ceccar\.ro\//, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>CECCAR</title><h1>CECCAR</h1>' }));
   await page.locator('label', { has: page.getByRole('radio', { name: localeText('steps:overview.officeHome') }) }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Mergi la Un expert contabil CECCAR' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: localeText('steps:overview.goToService', { name: 'Un expert contabil CECCAR' }) }).click();
   await expect(page).toHaveURL('https://www.ceccar.ro/');
   expect((await currentRequest(request, account)).lost_reason).toBe('sediu-la-client');
 });
@@ -144,7 +144,7 @@ test('back on the overview after sending: nothing is editable and "Status dosar"
   await expect(page).toHaveURL(/\/infiintare-pfa\/8$/);
   await page.getByRole('button', { name: localeText('steps:common.previous') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/7$/);
-  await expect(page.getByRole('button', { name: localeText('steps:overview.editField', { field: localeText('steps:overview.personalCode') }) })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: `${localeText('steps:overview.edit')} ${localeText('steps:overview.personalCode')}` })).toHaveCount(0);
   await page.getByRole('button', { name: localeText('steps:overview.statusButton') }).click();
   await expect(page).toHaveURL(/\/infiintare-pfa\/status$/);
 });

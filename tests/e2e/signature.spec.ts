@@ -64,7 +64,7 @@ test('the drawing stays on the pad when the window is resized; "Șterge" clears 
   await page.setViewportSize({ width: 900, height: 700 });
   await expect.poll(() => padHasInk(page)).toBe(true);
   await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') })).toBeEnabled();
-  await page.getByRole('button', { name: localeText('steps:signature.clearLabel') }).click();
+  await page.getByRole('button', { name: `${localeText('steps:signature.clear')} ${localeText('steps:signature.clearWhat')}` }).click();
   expect(await padHasInk(page)).toBe(false);
   await expect(page.getByRole('button', { name: flowStepText('requesting-company-step-5', 'submit') })).toBeDisabled();
 });

@@ -129,8 +129,8 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
     await waitFor(() => expect(screen.getByText('PFA Popescu Ana')).toBeTruthy());
     await waitFor(() => expect(screen.getByText('2850101400019')).toBeTruthy());
     await waitFor(() => expect(screen.getByText('ana@exemplu.ro')).toBeTruthy());
-    await waitFor(() => expect(screen.getByRole('button', { name: t('steps:overview.editField', { field: t('steps:overview.lastName') }) })).toBeTruthy());
-    expect(screen.queryByRole('button', { name: t('steps:overview.editField', { field: t('steps:overview.phone') }) })).toBeNull();
+    await waitFor(() => expect(screen.getByRole('button', { name: `${t('steps:overview.edit')} ${t('steps:overview.lastName')}` })).toBeTruthy());
+    expect(screen.queryByRole('button', { name: `${t('steps:overview.edit')} ${t('steps:overview.phone')}` })).toBeNull();
     const product = await screen.findByRole('radio', { name: textStart(t('steps:overview.officeProduct')) }) as HTMLInputElement;
     await waitFor(() => expect(product.checked).toBe(true));
     await waitFor(() => expect(next().disabled).toBe(false));
@@ -142,7 +142,7 @@ describe('overview step (flows/new-pfa.json step 7)', () => {
   it('edits the CNP inline: the server error shows under the field, then a valid one is saved', async () => {
     const { user, state, caen } = setup({ codes: [CODES[0]] });
     await shown();
-    await user.click(await screen.findByRole('button', { name: t('steps:overview.editField', { field: t('steps:overview.personalCode') }) }));
+    await user.click(await screen.findByRole('button', { name: `${t('steps:overview.edit')} ${t('steps:overview.personalCode')}` }));
     const input = await screen.findByRole('textbox', { name: t('steps:overview.personalCode') }) as HTMLInputElement;
     expect(input.value).toBe('2850101400019');
     await user.clear(input);

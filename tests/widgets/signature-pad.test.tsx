@@ -93,7 +93,7 @@ function engine(initial: RegistrationRequest) {
 }
 
 const next = () => screen.getByRole('button', { name: stepText('requesting-company-step-5', 'submit') }) as HTMLButtonElement;
-const clearButton = () => screen.getByRole('button', { name: t('steps:signature.clearLabel') }) as HTMLButtonElement;
+const clearButton = () => screen.getByRole('button', { name: `${t('steps:signature.clear')} ${t('steps:signature.clearWhat')}` }) as HTMLButtonElement;
 const pad = () => pads[pads.length - 1];
 const draw = () => act(() => pad().draw());
 
@@ -128,7 +128,8 @@ describe('signature step (flows/new-pfa.json step 5)', () => {
 
     await waitFor(() => expect(screen.getByText(t('steps:signature.consent'))).toBeTruthy());
     expect(screen.queryByText(t('steps:signature.saved'))).toBeNull();
-    expect(clearButton().textContent).toBe(t('steps:signature.clear'));
+    // Shown: the word; said by a screen reader: the word and what it clears (its name contains what is seen).
+    expect(clearButton().firstChild?.textContent).toBe(t('steps:signature.clear'));
     expect(clearButton().disabled).toBe(true);
     await waitFor(() => expect(screen.getByTestId('signature-step').dataset.state).toBe('empty'));
     expect(next().disabled).toBe(true);

@@ -72,8 +72,12 @@ export function EditableValue({ id, field, label, value, editable, inputMode, ma
         <HStack justify="space-between" gap="2" wrap="wrap">
           <Text>{value || '—'}</Text>
           {editable ? (
-            <Button size="sm" variant="ghost" colorPalette="blue" onClick={start} aria-label={t('steps:overview.editField', { field: label })}>
-              {t('steps:overview.edit')}
+            // The name is the shown word and the field's label ("Modifică Nume"): it contains what is seen, whatever the copy.
+            <Button size="sm" variant="ghost" colorPalette="blue" onClick={start}>
+              {t('steps:overview.edit')}{' '}
+              <Text as="span" srOnly>
+                {label}
+              </Text>
             </Button>
           ) : null}
         </HStack>

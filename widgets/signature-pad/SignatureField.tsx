@@ -238,11 +238,14 @@ export default function SignatureField(props: FieldProps<SignatureData>) {
           variant="outline"
           onClick={clear}
           disabled={!drawn || off}
-          aria-label={t('steps:signature.clearLabel')}
           width={{ base: 'full', xl: 'auto' }}
           alignSelf={{ xl: 'flex-start' }}
         >
-          {t('steps:signature.clear')}
+          {/* The name is the shown word and what it clears ("Șterge semnătura din chenar"): it contains what is seen. */}
+          {t('steps:signature.clear')}{' '}
+          <Text as="span" srOnly>
+            {t('steps:signature.clearWhat')}
+          </Text>
         </Button>
       </Stack>
 
