@@ -57,7 +57,7 @@ test.describe('registration', () => {
     await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
     await expect(page.getByRole('banner').getByText('Înființare PFA')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Ieșire din cont' })).toBeVisible();
-    await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 1 din 10');
+    await expect(page.getByTestId('wizard-progress')).toHaveText(localeText('steps:common.progress', { position: 1, total: 10 }));
     const [mail] = await outbox(request, email);
     expect(mail.subject).toBe('Confirmă adresa de e-mail pentru Ghișeu');
 
@@ -78,7 +78,7 @@ test.describe('registration', () => {
     await registerInBrowser(page, 'Am PFA', '/register');
     await expect(page).toHaveURL(/\/inregistrare\/1$/);
     await expect(page.getByRole('banner').getByText('Registrare PFA')).toBeVisible();
-    await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 1 din 7');
+    await expect(page.getByTestId('wizard-progress')).toHaveText(localeText('steps:common.progress', { position: 1, total: 7 }));
   });
 
   test('/register/icredit preselects and locks the partner, which the request then carries', async ({ page, request }) => {
@@ -236,7 +236,7 @@ test.describe('404 and guards', () => {
     // Step guard: a later step than the server's current one moves to the current step.
     await page.goto('/infiintare-pfa/4');
     await expect(page).toHaveURL(/\/infiintare-pfa\/0$/);
-    await expect(page.getByTestId('wizard-progress')).toHaveText('Pasul 1 din 10');
+    await expect(page.getByTestId('wizard-progress')).toHaveText(localeText('steps:common.progress', { position: 1, total: 10 }));
   });
 });
 

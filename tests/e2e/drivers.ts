@@ -2,10 +2,12 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Envelope } from '@/core/api-types';
 import type { FlowStep } from '@/core/flow';
 import { identityPhotos } from './images';
+import { localeText, textPattern, textStart } from '../copy';
 
 /**
  * How the flow walker fills each widget or field of widgets/registry.ts from a step's `examples`
- * entry, the way a person would: by the visible Romanian labels.
+ * entry, the way a person would: by the visible Romanian labels, read from the locale files
+ * (tests/copy.ts `localeText`: staff edit copy, not tests).
  */
 export type Driver = (
   page: Page,
@@ -22,6 +24,15 @@ async function payload<T>(request: APIRequestContext, url: string): Promise<T> {
   return ((await res.json()) as Envelope<T>).payload;
 }
 
+/**
+ * The name of a step's button, as its flow file gives it: `copy.submit` (`steps:common.next` when the
+ * file names none, as the step runner shows it) or, under 1280 px, `copy.submitShort`.
+ */
+export function submitName(step?: Pick<FlowStep, 'copy'>): RegExp {
+  const keys = [step?.copy?.submit ?? 'steps:common.next', step?.copy?.submitShort].filter((k): k is string => !!k);
+  return new RegExp(`^(${keys.map((key) => textPattern(localeText(key)).source).join('|')})$`);
+}
+
 /** Ticks a checkbox or radio the way a person does: by clicking its (visible) card or label. */
 async function pick(page: Page, role: 'checkbox' | 'radio', name: string): Promise<void> {
   const input = page.getByRole(role, { name, exact: true });
@@ -31,7 +42,7 @@ async function pick(page: Page, role: 'checkbox' | 'radio', name: string): Promi
 
 /** Chooses `option` in a county/city picker after typing `text` into it. */
 export async function choosePlace(page: Page, label: string, text: string, option: string): Promise<void> {
-  const input = page.getByRole('combobox', { name: new RegExp(`^${label}`) });
+  const input = page.getByRole('combobox', { name: textStart(label) });
   await input.click();
   // The picker searches 500 ms after the last keystroke and replaces its list with the answer:
   // pick from that answer (a click while the list is being replaced can be lost).
@@ -54,16 +65,17 @@ export async function uploadIdentityPhotos(page: Page, prefix = 'buletin'): Prom
 
 /** "Modifică informații", the home address and place of birth, "Salvează". */
 export async function fillHomeAddress(page: Page, screen?: Screen): Promise<void> {
-  await page.getByRole('button', { name: 'Modifică informații' }).click();
-  await expect(page.getByRole('textbox', { name: /^Locul nașterii/ })).toBeVisible();
+  await page.getByRole('button', { name: localeText('steps:identity.edit') }).click();
+  const placeOfBirth = page.getByRole('textbox', { name: textStart(localeText('steps:address.placeOfBirth')) });
+  await expect(placeOfBirth).toBeVisible();
   await screen?.('address form');
-  await page.getByRole('textbox', { name: /^Locul nașterii/ }).fill('Cluj-Napoca');
-  await choosePlace(page, 'Județ', 'Cluj', 'Cluj');
-  await choosePlace(page, 'Localitate', 'Cluj-Nap', 'Cluj-Napoca');
-  await page.getByRole('textbox', { name: /^Stradă/ }).fill('Memorandumului');
-  await page.getByRole('textbox', { name: /^Număr/ }).fill('28');
-  await page.getByRole('button', { name: 'Salvează' }).click();
-  await expect(page.getByText('Informațiile au fost modificate.')).toBeVisible();
+  await placeOfBirth.fill('Cluj-Napoca');
+  await choosePlace(page, localeText('steps:address.county'), 'Cluj', 'Cluj');
+  await choosePlace(page, localeText('steps:address.city'), 'Cluj-Nap', 'Cluj-Napoca');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:address.street')) }).fill('Memorandumului');
+  await page.getByRole('textbox', { name: textStart(localeText('steps:address.number')) }).fill('28');
+  await page.getByRole('button', { name: localeText('steps:address.save') }).click();
+  await expect(page.getByText(localeText('steps:identity.saved'))).toBeVisible();
 }
 
 /**
@@ -79,14 +91,14 @@ export async function completeIdentity(page: Page, screen?: Screen): Promise<voi
   if (handedOver) await expect(page.getByTestId('identity-qr')).toBeVisible();
   await screen?.('collecting');
   if (handedOver) {
-    await page.getByRole('button', { name: 'Continuă pe desktop' }).click();
+    await page.getByRole('button', { name: localeText('steps:identity.handOver.desktop') }).click();
     await screen?.('uploads on desktop');
   }
   await uploadIdentityPhotos(page, 'buletin-fara-adresa');
   await screen?.('photos uploaded');
-  await page.getByRole('button', { name: 'Trimite pentru verificare' }).click();
-  await expect(page.getByText('Identitatea ta a fost verificată cu succes.')).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText('Avem nevoie de adresa ta de domiciliu')).toBeVisible();
+  await page.getByRole('button', { name: localeText('steps:identity.submit') }).click();
+  await expect(page.getByText(localeText('steps:identity.approved'))).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(localeText('steps:identity.missingAddress'))).toBeVisible();
   await screen?.('approved, address missing');
   await fillHomeAddress(page, screen);
   await expect(page.getByText(/Memorandumului/)).toBeVisible();
@@ -114,49 +126,50 @@ export const drivers: Record<string, Driver> = {
   },
   /** Overview: a primary CAEN code when the activity needs one (the credit partner's are preset), the office kept at the product. */
   async overview(page, value, { step, screen }) {
-    await expect(page.getByRole('heading', { name: 'Coduri CAEN' })).toBeVisible();
-    await expect(page.getByRole('radio', { name: /^Păstrez sediul social/ })).toBeChecked();
+    await expect(page.getByRole('heading', { name: localeText('steps:overview.caenTitle') })).toBeVisible();
+    const officeProduct = page.getByRole('radio', { name: textStart(localeText('steps:overview.officeProduct')) });
+    await expect(officeProduct).toBeChecked();
     const options = (step?.uiSchema?.['ui:options'] ?? {}) as { lockedCodes?: string[]; codesByOperator?: boolean };
     if (options.lockedCodes?.length) {
       // The partner's codes are preset and locked: the step is ready when they show and "Pasul următor"
       // is enabled (what the applicant waits for), not while the button is still fading in.
       for (const code of options.lockedCodes) await expect(page.getByText(new RegExp(`^${code} – `))).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Pasul următor' })).toBeEnabled();
+      await expect(page.getByRole('button', { name: submitName(step) })).toBeEnabled();
       await screen?.('open');
     } else if (options.codesByOperator) {
       await screen?.('open');
     } else {
       await screen?.('open');
-      const primary = page.getByRole('combobox', { name: /^Cod principal/ });
+      const primary = page.getByRole('combobox', { name: textStart(localeText('steps:overview.primary')) });
       await primary.click();
       await primary.fill('6210');
       await page.getByRole('option', { name: /^6210/ }).click();
-      await expect(page.getByText('Informațiile au fost modificate.').first()).toBeVisible();
+      await expect(page.getByText(localeText('steps:overview.saved')).first()).toBeVisible();
     }
     expect(value.address_type).toBe(1);
-    await expect(page.getByRole('radio', { name: /^Păstrez sediul social/ })).toBeChecked();
+    await expect(officeProduct).toBeChecked();
   },
   /**
    * Documents: "send later" for the diploma (and the licence, where the activity has one), then the
    * first "Pasul următor", which shows the power-of-attorney screen; the walker's press submits.
    */
-  async documents(page, value, { screen }) {
+  async documents(page, value, { step, screen }) {
     // The licence block is part of the step's section: wait for the section before asking whether it is there.
     await expect(page.getByTestId('documents-step')).toBeVisible();
     await screen?.('open');
-    if (value.send_diploma_later) await page.getByRole('button', { name: 'Trimit mai târziu', exact: true }).first().click();
-    const licence = page.getByRole('radio', { name: value.driver_license_status === 0 ? 'Nu am permis de conducere' : 'Trimit mai târziu' });
+    if (value.send_diploma_later) await page.getByRole('button', { name: localeText('steps:documents.sendLater'), exact: true }).first().click();
+    const licence = page.getByRole('radio', { name: localeText(value.driver_license_status === 0 ? 'steps:documents.licence.none' : 'steps:documents.licence.later') });
     if (value.driver_license_status !== null && value.driver_license_status !== undefined && (await licence.count())) {
       await page.locator('label', { has: licence }).click();
       await expect(licence).toBeChecked();
     }
-    await page.getByRole('button', { name: 'Pasul următor' }).click();
-    await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+    await page.getByRole('button', { name: submitName(step) }).click();
+    await expect(page.getByRole('heading', { name: localeText('steps:documents.attorney.title') })).toBeVisible();
     await screen?.('power of attorney');
   },
   async mailingAddress(page, value, { screen }) {
-    const name = value.mailing_address_type === 'id_card_address' ? /^Adresa din buletin/ : /^Altă adresă de corespondență/;
-    const radio = page.getByRole('radio', { name });
+    const name = localeText(value.mailing_address_type === 'id_card_address' ? 'steps:mailingAddress.idCard' : 'steps:mailingAddress.custom');
+    const radio = page.getByRole('radio', { name: textStart(name) });
     await expect(radio).toBeVisible();
     await screen?.('open');
     await page.locator('label', { has: radio }).click();
@@ -167,9 +180,10 @@ export const drivers: Record<string, Driver> = {
     const county = counties.find((c) => c.id === value.icredit_county_id)!;
     const { data: offices } = await payload<{ data: { id: number; name_formatted: string }[] }>(request, `/api/nomenclature/icredit-office/index?county_id=${county.id}`);
     const office = offices.find((o) => o.id === value.icredit_office_id)!;
-    await expect(page.getByRole('combobox', { name: /^Județ/ })).toBeVisible();
+    const countyLabel = localeText('steps:mailingAddress.county');
+    await expect(page.getByRole('combobox', { name: textStart(countyLabel) })).toBeVisible();
     await screen?.('open');
-    await choosePlace(page, 'Județ', county.name, county.name);
+    await choosePlace(page, countyLabel, county.name, county.name);
     const radio = page.getByRole('radio', { name: new RegExp(`^${office.name_formatted}`) });
     await page.locator('label', { has: radio }).click();
     await expect(radio).toBeChecked();
@@ -191,11 +205,11 @@ export const drivers: Record<string, Driver> = {
     const list = await payload<{ id: number; code: string; name: string; is_primary: boolean }[]>(request, '/api/nomenclature/activity/index?is_active=1');
     const activity = list.find((a) => a.id === value.activity_id)!;
     if (activity.code === 'question-mark') {
-      await pick(page, 'radio', 'Nu găsesc activitatea');
-      await page.getByLabel('Descrie pe scurt activitatea ta').fill(String(value.activity_details));
+      await pick(page, 'radio', localeText('steps:activities.notFound'));
+      await page.getByLabel(localeText('steps:activities.detailsLabel')).fill(String(value.activity_details));
       return;
     }
-    const more = page.getByRole('button', { name: 'Afișează mai multe activități' });
+    const more = page.getByRole('button', { name: localeText('steps:activities.more') });
     // The list (and its "more" button) first: isVisible() does not wait.
     await expect(page.getByRole('radio').first()).toBeVisible();
     await screen?.('open');
@@ -204,7 +218,7 @@ export const drivers: Record<string, Driver> = {
     await screen?.('chosen');
   },
   async civilStatus(page, value, { request, screen }) {
-    const choice = page.getByRole('button', { name: value.is_married ? 'Căsătorit(ă)' : 'Necăsătorit(ă)', exact: true });
+    const choice = page.getByRole('button', { name: localeText(value.is_married ? 'steps:civilStatus.married' : 'steps:civilStatus.notMarried'), exact: true });
     await expect(choice).toBeVisible();
     await screen?.('open');
     await choice.click();
@@ -215,9 +229,9 @@ export const drivers: Record<string, Driver> = {
     await screen?.('chosen');
   },
   async cardChoice(page, value, { screen }) {
-    await expect(page.getByRole('radio', { name: 'Nu, mulțumesc', exact: true })).toBeVisible();
+    await expect(page.getByRole('radio', { name: localeText('steps:card.no'), exact: true })).toBeVisible();
     await screen?.('open');
-    await pick(page, 'radio', value.ghiseu_card_requested === 1 ? 'Da, m-ar interesa' : 'Nu, mulțumesc');
+    await pick(page, 'radio', localeText(value.ghiseu_card_requested === 1 ? 'steps:card.yes' : 'steps:card.no'));
     await screen?.('chosen');
   },
   /** Plain fields without a custom widget (the fiscal code): each example value typed into its labelled input. */
@@ -231,16 +245,16 @@ export const drivers: Record<string, Driver> = {
     }
   },
   /** "Te-am găsit": the found PFA, then the first "Pasul următor" shows the power of attorney; the walker's press confirms. */
-  async confirmCompany(page, _value, { screen }) {
+  async confirmCompany(page, _value, { step, screen }) {
     await expect(page.getByTestId('company-name')).not.toBeEmpty();
     await screen?.('open');
-    await page.getByRole('button', { name: 'Pasul următor' }).click();
-    await expect(page.getByRole('heading', { name: 'Procura notarială' })).toBeVisible();
+    await page.getByRole('button', { name: submitName(step) }).click();
+    await expect(page.getByRole('heading', { name: localeText('steps:confirmCompany.attorney.title') })).toBeVisible();
     await screen?.('power of attorney');
   },
   /** Pricing: the partner's single price is chosen already (several: the example's one is picked). */
   async pricePlans(page, value, { screen }) {
-    await expect(page.getByText('Ce primești')).toBeVisible();
+    await expect(page.getByText(localeText('steps:pricing.featuresTitle'))).toBeVisible();
     const radio = page.locator(`input[type="radio"][value="${String(value.selected_stripe_id)}"]`);
     // The prices first (a single price's amount, or the radios of several): count() does not wait.
     await expect(page.getByTestId('price-amount').or(page.locator('input[type="radio"]')).first()).toBeAttached();
@@ -265,5 +279,5 @@ export const choices: Record<string, (request: APIRequestContext, ctx: { registr
 export async function payAtBuiltinCheckout(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/checkout\/pay_[\w-]+$/);
   await expect(page.getByTestId('checkout-amount')).toContainText('lei');
-  await page.getByRole('button', { name: 'Plătește' }).click();
+  await page.getByRole('button', { name: localeText('pages:checkout.pay') }).click();
 }

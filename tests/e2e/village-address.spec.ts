@@ -9,11 +9,12 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { uploadIdentityPhotos } from './drivers';
 import { currentRequest, expect, newApplicantAt, test, type RegisteredAccount } from './fixtures';
 import { t } from './walk';
+import { flowStepText, textStart } from '../copy';
 
 test.use({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
 
-const field = (page: Page, key: string) => page.getByRole('textbox', { name: new RegExp(`^${t(`steps:address.${key}`)}`) });
-const picker = (page: Page, key: string) => page.getByRole('combobox', { name: new RegExp(`^${t(`steps:address.${key}`)}`) });
+const field = (page: Page, key: string) => page.getByRole('textbox', { name: textStart(t(`steps:address.${key}`)) });
+const picker = (page: Page, key: string) => page.getByRole('combobox', { name: textStart(t(`steps:address.${key}`)) });
 
 /** Types `text` into a place picker and taps `option` in the list the server answered with. */
 async function pickPlace(page: Page, key: string, text: string, option: string): Promise<void> {
@@ -35,15 +36,17 @@ async function approvedWith(page: Page, request: APIRequestContext, photos: stri
   return account;
 }
 
+/** The identity step's button (its flow file's `copy.submit`). */
+const identityNext = (page: Page) => page.getByRole('button', { name: flowStepText('requesting-company-step-1', 'submit') });
+
 /** From the identity step: an activity at step 2, then (as the steps between are others' specs) the overview. */
 async function onToOverview(page: Page, request: APIRequestContext, account: RegisteredAccount): Promise<void> {
-  const next = page.getByRole('button', { name: t('steps:common.next') });
-  await expect(next).toBeEnabled();
-  await next.tap();
+  await expect(identityNext(page)).toBeEnabled();
+  await identityNext(page).tap();
   await expect(page).toHaveURL(/\/infiintare-pfa\/2$/);
   const it = page.getByRole('radio', { name: 'Consultanță IT și programare', exact: true });
   await page.locator('label', { has: it }).tap();
-  await next.tap();
+  await page.getByRole('button', { name: flowStepText('requesting-company-step-2', 'submit') }).tap();
   await expect(page).toHaveURL(/\/infiintare-pfa\/3$/);
   const placed = await request.post('/__test/place-at-step', { headers: { authorization: `Bearer ${account.token}`, 'x-requested-with': 'XMLHttpRequest' }, data: { step: 'requesting-company-step-7' } });
   expect(placed.ok()).toBe(true);
@@ -71,7 +74,7 @@ test('a village address typed by the applicant, then the prefilled CAEN code rep
 
   await onToOverview(page, request, account);
   // The IT activity's default, as the page shows it: replaced by tapping and typing another code.
-  const primary = page.getByRole('combobox', { name: new RegExp(`^${t('steps:overview.primary')}`) });
+  const primary = page.getByRole('combobox', { name: textStart(t('steps:overview.primary')) });
   await expect(primary).toHaveValue(/^6220 – /);
   await primary.tap();
   await expect(primary).toHaveValue('');
@@ -94,15 +97,15 @@ test('a card read by the provider: its address matched to the register and saved
   const profile = (await currentRequest(request, account)).profile;
   expect(profile).toMatchObject({ county_id: expect.any(Number), city_id: expect.any(Number), street: expect.any(String), number: expect.any(String) });
   await expect(page.getByTestId('identity-address')).toContainText(String(profile.city));
-  await expect(page.getByRole('button', { name: t('steps:common.next') })).toBeEnabled();
+  await expect(identityNext(page)).toBeEnabled();
 });
 
 test('a card address whose village is not certain: shown as read, the applicant picks the locality', async ({ page, request }) => {
   test.setTimeout(60_000);
   const account = await approvedWith(page, request, 'buletin-adresa-nesigura');
   const read = String((await currentRequest(request, account)).profile.document_address);
-  await expect(page.getByText(t('steps:identity.documentAddress').replace('{{address}}', read))).toBeVisible();
-  await expect(page.getByRole('button', { name: t('steps:common.next') })).toBeDisabled();
+  await expect(page.getByText(t('steps:identity.documentAddress', { address: read }))).toBeVisible();
+  await expect(identityNext(page)).toBeDisabled();
   await page.getByRole('button', { name: t('steps:identity.edit') }).tap();
   // The county and the street came from the card; the locality is the applicant's to pick.
   await expect(picker(page, 'county')).not.toHaveValue('');
@@ -119,5 +122,5 @@ test('a card address whose village is not certain: shown as read, the applicant 
   if (!(await field(page, 'placeOfBirth').inputValue())) await field(page, 'placeOfBirth').fill('Alba Iulia');
   await page.getByRole('button', { name: t('steps:address.save') }).tap();
   await expect(page.getByText(t('steps:identity.saved')).first()).toBeVisible();
-  await expect(page.getByRole('button', { name: t('steps:common.next') })).toBeEnabled();
+  await expect(identityNext(page)).toBeEnabled();
 });

@@ -5,10 +5,11 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { evaluate, progress, requestContext, resolveFlow, storedStepData, type Flow, type FlowStep, type ResolvedFlow } from '@/core/flow';
 import type { Envelope, RegistrationRequest } from '@/core/api-types';
 import { routePath } from '@/core/routes';
-import { choices, drivers, payAtBuiltinCheckout, type Screen } from './drivers';
+import { choices, drivers, payAtBuiltinCheckout, submitName, type Screen } from './drivers';
 import { expect, registerViaApi, signInBrowser, type RegisteredAccount } from './fixtures';
 import { activitiesStep, branchExample, componentOf, priceExample, type SeedActivity, type SeedPartner } from './walk-plan';
 import { STATUS, STATUS_POLL_MS } from '../../widgets/id-capture/identity-rules';
+import { localeText } from '../copy';
 
 /**
  * One walk through a flow file as an applicant (the flow walker's loop, shared with the axe sweep):
@@ -20,7 +21,6 @@ import { STATUS, STATUS_POLL_MS } from '../../widgets/id-capture/identity-rules'
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const ro = JSON.parse(fs.readFileSync(path.join(root, 'locales/ro/steps.json'), 'utf8')) as Record<string, unknown>;
 
 export type PartnerSeed = SeedPartner;
 
@@ -32,14 +32,10 @@ export function readFlow(file: string): Flow {
   return JSON.parse(fs.readFileSync(path.resolve(root, file), 'utf8')) as Flow;
 }
 
-/** A `steps:` key's Romanian text (with the product name). */
-export function t(key: string): string {
-  let node: unknown = ro;
-  for (const part of key.replace(/^steps:/, '').split('.')) node = (node as Record<string, unknown>)[part];
-  return (node as string).replace('{{product}}', 'Ghișeu');
+/** A `steps:` key's Romanian text (the product name and `vars` filled in), from the locale file (tests/copy.ts `localeText`). */
+export function t(key: string, vars: Record<string, unknown> = {}): string {
+  return localeText(key, vars);
 }
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export { componentOf };
 
@@ -66,9 +62,6 @@ export interface WalkOptions {
   branch?: { step: string; index: number };
   screen?: Screen;
 }
-
-const buttonNames = (step: FlowStep) => [step.copy?.submit ?? 'steps:common.next', step.copy?.submitShort].filter((k): k is string => !!k).map(t);
-const buttonPattern = (step: FlowStep) => new RegExp(`^(${buttonNames(step).map(escape).join('|')})$`);
 
 /** The example a step is filled with on this walk: the walk's example, the chosen activity, the partner's own price. */
 async function exampleFor(request: APIRequestContext, step: FlowStep, state: RegistrationRequest, walk: number, activity: string | null | undefined) {
@@ -99,7 +92,7 @@ async function revisitStep(page: Page, flow: Flow, resolved: ResolvedFlow, state
   const step = resolved.steps[target];
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await screen?.(`${step.id} (revisited: ${resolved.variants.join(', ')})`);
-  await page.getByRole('button', { name: buttonPattern(step) }).click();
+  await page.getByRole('button', { name: submitName(step) }).click();
   const context = requestContext(state);
   const branch = step.submit.branches?.find((b) => evaluate(b.when, context));
   if (branch?.navigate) {
@@ -146,7 +139,7 @@ export async function walkFlow({ page, request, flow, partner, activity, walk, v
     await expect(page).toHaveURL(new RegExp(`${step.path}$`));
     // The counter counts steps behind the applicant (`done`, the paid pricing step) too.
     const shown = progress(resolved, step.id);
-    await expect(page.getByTestId('wizard-progress')).toHaveText(`Pasul ${shown.position} din ${shown.total}`);
+    await expect(page.getByTestId('wizard-progress')).toHaveText(t('steps:common.progress', { position: shown.position, total: shown.total }));
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const next = resolved.steps[index + 1];
 
@@ -161,7 +154,7 @@ export async function walkFlow({ page, request, flow, partner, activity, walk, v
     }
 
     if (step.status === 'pending') {
-      await expect(page.getByText('Pas în pregătire')).toBeVisible();
+      await expect(page.getByText(t('steps:common.pendingTitle'))).toBeVisible();
       await screen?.(`${step.id} (pending)`);
       if (!next) break;
       const placed = await request.post('/__test/place-at-step', {
@@ -188,7 +181,7 @@ export async function walkFlow({ page, request, flow, partner, activity, walk, v
       componentOf(step) === 'identity' ? hurryIdentityDecision(page, request, account) : null,
     ]);
     // Under 1280 px a step may name its button shorter (`copy.submitShort`, the pricing step's "Vreau Ghișeu").
-    await page.getByRole('button', { name: buttonPattern(step) }).click();
+    await page.getByRole('button', { name: submitName(step) }).click();
     if (taken) {
       await expect(page).toHaveURL(new RegExp(`${routePath(taken.navigate!)}$`));
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

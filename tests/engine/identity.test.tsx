@@ -156,14 +156,14 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     await uploadAll('reject');
     fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.submit') }));
     await screen.findByText(textPattern(t('steps:identity.waiting')));
-    idv.decide(3, 'Fotografia documentului nu este clară.');
+    idv.decide(3, 'Motivul trimis de server');
     await act(() => vi.advanceTimersByTimeAsync(5000));
-    expect(await screen.findByText(t('steps:identity.errors.rejected', { reason: 'Fotografia documentului nu este clară.' }))).toBeTruthy();
+    expect(await screen.findByText(t('steps:identity.errors.rejected', { reason: 'Motivul trimis de server' }))).toBeTruthy();
 
     fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.restart') }));
     expect(await screen.findByTestId('identity-qr')).toBeTruthy();
     expect(idv.calls).toContain('deleteSession');
-    expect(screen.queryByText(t('steps:identity.errors.rejected', { reason: 'Fotografia documentului nu este clară.' }))).toBeNull();
+    expect(screen.queryByText(t('steps:identity.errors.rejected', { reason: 'Motivul trimis de server' }))).toBeNull();
   });
 
   it("rejected with a Veriff reason code: the reason is the locale's text for that code, not the server's", async () => {

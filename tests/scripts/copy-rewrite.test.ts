@@ -23,7 +23,9 @@ import { interpolate, markedLocale, markedText } from '../copy';
  * a `steps:` key, the prerendered pages), found in their source, so a new one is included by itself.
  * That no other test holds a step's text itself is checked here too, in every test's source (the
  * e2e specs included, which this run cannot start: no Playwright here). The server's tests are not
- * concerned: the server never reads the locale files (its messages are its own, server/messages).
+ * concerned: of the locale files the server reads only the identity step's reasons (`identity.reasons`,
+ * server/identity/reasons.ts), from the repository's file, as its tests do; its messages are its own
+ * (server/messages).
  * About 2 minutes on 2 cores; no Playwright.
  */
 
@@ -35,11 +37,10 @@ const THIS_FILE = 'tests/scripts/copy-rewrite.test.ts';
 const COPY_READERS = /locales\/(?:ro|en)\/steps\.json|from '(?:\.\.\/engine|\.)\/render'|from '\.\.\/copy'|'steps:|'@\/prerender'/;
 
 /**
- * Test sources exempt from the hard-coded text check: the flow walker's drivers and loop (their own
- * task, issue 33: they still name some step texts), and a test whose strings are samples of Romanian
+ * Test sources exempt from the hard-coded text check: a test whose strings are samples of Romanian
  * for a detector, not copy it asserts.
  */
-const NOT_CHECKED = new Set(['tests/e2e/drivers.ts', 'tests/e2e/walk.ts', 'tests/core/no-romanian-literals.test.ts']);
+const NOT_CHECKED = new Set(['tests/core/no-romanian-literals.test.ts']);
 
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
