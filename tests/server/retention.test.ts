@@ -434,8 +434,9 @@ describe('the schedule: one run a day across instances', () => {
       expect(runs[0]).toMatchObject({ job: 'retention', day: now.toISOString().slice(0, 10) });
       expect(runs[0].finishedAt).not.toBeNull();
       expect(runs[0].summary).toMatchObject({ warned: 0, erased: 0, failed: 0 });
-      // Later the same day, on either: nothing.
-      expect(await runScheduledRetention(other, { now: new Date(now.getTime() + 60 * 60 * 1000) })).toBeNull();
+      // Later the same (UTC) day, on either: nothing. Its last millisecond: an hour later may be tomorrow.
+      const laterToday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 23, 59, 59, 999));
+      expect(await runScheduledRetention(other, { now: laterToday })).toBeNull();
       expect(await app.db.select().from(jobRuns)).toHaveLength(1);
     } finally {
       await other.close();
