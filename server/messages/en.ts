@@ -1,3 +1,4 @@
+import { CONTEXT_NAMES } from '../identity/types';
 import type { Messages, PhasesText } from './ro';
 
 /** The server's English texts: the same shape as ./ro.ts (nomenclature names stay Romanian). */
@@ -312,7 +313,12 @@ export const en: Messages = {
   ],
 };
 
-/** The identity photos' Romanian names (CONTEXT_NAMES) in English. */
+/** The identity photos' names in English, by their Romanian names (CONTEXT_NAMES). */
+const PHOTO_NAMES: Record<string, string> = {
+  [CONTEXT_NAMES['document-front']]: 'the front of the ID card',
+  [CONTEXT_NAMES['document-back']]: 'the back of the ID card',
+  [CONTEXT_NAMES.face]: 'the selfie',
+};
 function photoName(romanian: string): string {
-  return ({ 'fața buletinului': 'the front of the ID card', 'spatele buletinului': 'the back of the ID card', selfie: 'the selfie' } as Record<string, string>)[romanian] ?? romanian;
+  return PHOTO_NAMES[romanian] ?? romanian;
 }

@@ -147,7 +147,8 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     expect(posts).toEqual([{ url: '/api/registration/confirm/identity-file', body: { verified: true, current_step_identifier: 'requesting-company-step-1' } }]);
   }, 30_000);
 
-  it('rejected: shows the reason, and "Șterge și reîncepe procesul" deletes the session and starts over', async () => {
+  /** Photos uploaded on the desktop and sent; the decision, 5 s later: rejected with this reason (and Veriff code). */
+  async function rejectedAfterWaiting(reason: string, code: number | null = null) {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const idv = fakeIdentity();
     const { engine } = api();
@@ -156,8 +157,13 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
     await uploadAll('reject');
     fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.submit') }));
     await screen.findByText(textPattern(t('steps:identity.waiting')));
-    idv.decide(3, 'Motivul trimis de server');
+    idv.decide(3, reason, code);
     await act(() => vi.advanceTimersByTimeAsync(5000));
+    return idv;
+  }
+
+  it('rejected: shows the reason, and "Șterge și reîncepe procesul" deletes the session and starts over', async () => {
+    const idv = await rejectedAfterWaiting('Motivul trimis de server');
     expect(await screen.findByText(t('steps:identity.errors.rejected', { reason: 'Motivul trimis de server' }))).toBeTruthy();
 
     fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.restart') }));
@@ -167,16 +173,7 @@ describe('identity step (flows/new-pfa.json step 1)', () => {
   });
 
   it("rejected with a Veriff reason code: the reason is the locale's text for that code, not the server's", async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    const idv = fakeIdentity();
-    const { engine } = api();
-    renderAt('/infiintare-pfa/1', <Wizard registrationType={2} api={engine} services={fakeServices({ identity: idv.service })} />);
-    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.handOver.desktop') }));
-    await uploadAll('reject');
-    fireEvent.click(await screen.findByRole('button', { name: t('steps:identity.submit') }));
-    await screen.findByText(textPattern(t('steps:identity.waiting')));
-    idv.decide(3, 'Textul serverului', 207);
-    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await rejectedAfterWaiting('Textul serverului', 207);
     expect(await screen.findByText(t('steps:identity.errors.rejected', { reason: t('steps:identity.reasons.207') }))).toBeTruthy();
     expect(screen.queryByText(textPattern('Textul serverului'))).toBeNull();
   });

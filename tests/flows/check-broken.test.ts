@@ -111,17 +111,24 @@ const NEW = 'flows/new-pfa.json';
 const EXISTING = 'flows/existing-pfa.json';
 const p6 = 'requesting-company-step-6';
 
+/** The credit partner's patch of step 6 with `uiSchema` written `uischema` (and `more` edits); answers the variant's index. */
+function misspellUiSchema(copy: Copy, more: (patch: Json) => void = () => undefined): number {
+  let v = 0;
+  copy.flow('new-pfa.json', (flow, at) => {
+    v = at.variant('icredit');
+    const patch = at.patch('icredit', p6);
+    patch.uischema = patch.uiSchema;
+    delete patch.uiSchema;
+    more(patch);
+  });
+  return v;
+}
+
 const cases: Case[] = [
   {
     name: 'a misspelled uiSchema in a variant patch',
     make(copy) {
-      let v = 0;
-      copy.flow('new-pfa.json', (flow, at) => {
-        v = at.variant('icredit');
-        const patch = at.patch('icredit', p6);
-        patch.uischema = patch.uiSchema;
-        delete patch.uiSchema;
-      });
+      const v = misspellUiSchema(copy);
       return [{ file: NEW, path: `#/variants/${v}/steps/${p6}/uischema`, message: 'unknown property "uischema" (did you mean "uiSchema"?)' }];
     },
   },
@@ -523,14 +530,7 @@ describe('the server entry refuses flow files with mistakes (server/flows/startu
 
   it('names each error of a folder with a broken variant patch, at its file and pointer (warnings are not refused)', () => {
     const copy = new Copy();
-    let v = 0;
-    copy.flow('new-pfa.json', (flow, at) => {
-      v = at.variant('icredit');
-      const patch = at.patch('icredit', p6);
-      patch.uischema = patch.uiSchema;
-      delete patch.uiSchema;
-      patch.guarded = 'no';
-    });
+    const v = misspellUiSchema(copy, (patch) => (patch.guarded = 'no'));
     const errors = flowErrorsAtStart(app, copy.flowsDir);
     expect(errors).toContain(`${NEW}#/variants/${v}/steps/${p6}/uischema: unknown property "uischema" (did you mean "uiSchema"?)`);
     expect(errors.some((line) => line.startsWith(`${NEW}#/variants/${v}/steps/${p6}/guarded: `))).toBe(true);
