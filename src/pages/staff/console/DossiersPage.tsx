@@ -6,9 +6,8 @@ import { usePartners } from '@/shared/api/hooks';
 import { AppLink } from '@/shared/components/AppLink';
 import { FlashAlert } from '@/shared/components/FlashAlert';
 import { usePageTitle } from '@/shared/useT';
-import { staffRoleLoader } from '../guards';
 import { staffApi, type DossierQuery } from './api';
-import { formatDateTime, useConsoleT, type ConsoleT } from './i18n';
+import { flowLabel, formatDateTime, statusLabel, useConsoleT } from './i18n';
 import { Cell, DataTable, HeaderCell } from './DataTable';
 import { FLOW_LIST, useStepNames } from './steps';
 
@@ -66,14 +65,6 @@ function FilterSelect({ name, label, value, options, groups, onChange, anyLabel 
       </NativeSelect.Root>
     </Field.Root>
   );
-}
-
-export function flowLabel(t: ConsoleT, flow: string): string {
-  return t(`flows.${flow}`, { defaultValue: flow });
-}
-
-export function statusLabel(t: ConsoleT, status: string): string {
-  return t(`statuses.${status}`, { defaultValue: status });
 }
 
 /** /staff/dossiers: the operator's search over every dossier, with filters and pages. */
@@ -215,4 +206,4 @@ export function DossiersPage() {
 }
 
 /** The console's pages are for operators (an editor goes to /staff with the "no access" notice). */
-export const consoleLoader = staffRoleLoader('operator');
+export { consoleLoader } from './loader';

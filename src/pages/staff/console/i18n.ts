@@ -33,3 +33,13 @@ export function formatDateTime(value: string | null | undefined, language: strin
   if (Number.isNaN(at.getTime())) return value;
   return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'ro-RO', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Bucharest' }).format(at);
 }
+
+/** A flow's name for operators (`flows.<id>`), its id when the console has none. */
+export function flowLabel(t: ConsoleT, flow: string): string {
+  return t(`flows.${flow}`, { defaultValue: flow });
+}
+
+/** A dossier status in words (`statuses.<status>`), the status itself when the console has none. */
+export function statusLabel(t: ConsoleT, status: string): string {
+  return t(`statuses.${status}`, { defaultValue: status });
+}
