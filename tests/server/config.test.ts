@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, PRODUCTION_REQUIRED } from '../../server/config';
+import { ConfigError, ENV_SCHEMA, loadConfig, PRODUCTION_REQUIRED } from '../../server/config';
 import { PRODUCTION_ENV } from './production-env';
 
 /** The message loadConfig refuses `env` with (every problem in one message), or null when it accepts it. */
@@ -27,7 +27,7 @@ describe('loadConfig', () => {
     expect(loadConfig(PRODUCTION_ENV).production).toBe(true);
   });
 
-  it('keeps every default of the README with nothing set (npm start stays as easy as before)', () => {
+  it('keeps every default of docs/configuration.md with nothing set (npm start stays as easy as before)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
@@ -173,6 +173,19 @@ describe('production mode', () => {
     expect(message).toMatch(new RegExp(`^  - ${name}: lipsește`, 'm'));
     // Only that variable is named.
     expect(message.split('\n').filter((l) => l.startsWith('  - '))).toHaveLength(1);
+  });
+
+  it('takes its list from the declarations, and loading changes no exported constant', () => {
+    const schema = JSON.stringify(ENV_SCHEMA);
+    const required = [...PRODUCTION_REQUIRED];
+    refusal({ NODE_ENV: 'production' });
+    loadConfig(PRODUCTION_ENV);
+    expect(JSON.stringify(ENV_SCHEMA)).toBe(schema);
+    expect(ENV_SCHEMA.then.required).toEqual(required);
+    expect(required).toEqual(Object.entries(ENV_SCHEMA.properties).flatMap(([name, d]) => ('x-production' in d ? [name] : [])));
+    expect(new Set(required)).toEqual(
+      new Set(['DATABASE_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'VERIFF_API_KEY', 'VERIFF_SHARED_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'ID_TOKEN_SECRET', 'OPS_TOKEN', 'PUBLIC_URL', 'FILES_ENCRYPTION_KEY']),
+    );
   });
 
   it('refuses the embedded database, a short id-token key and a malformed Redis address', () => {
