@@ -1,24 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { stepValidators } from './scripts/vite-plugin-step-validators.ts';
 import { precompress } from './scripts/vite-plugin-precompress.ts';
-import { chakraGlobalFromPage, chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
+import { chakraGlobalInStepShells, chakraSystemForRjsf } from './scripts/vite-plugin-chakra-system.ts';
 import { routePages } from './scripts/vite-plugin-route-pages.ts';
 import { rjsfMarkdownOnlyWhenUsed } from './scripts/vite-plugin-rjsf-markdown.ts';
 import { copyLocales } from './scripts/vite-plugin-copy-locales.ts';
 import { flowsDir } from './scripts/vite-plugin-flows-dir.ts';
-
-/**
- * The browser build's Chakra builds its global CSS only when it renders it: a step page's prerendered
- * shell carries that CSS already, and the app then neither builds nor serializes it again
- * (src/shared/shell.ts `adoptShellGlobalStyles`; issue 14, the steps' TBT). Not in the SSR prerender
- * build or the tests, where Chakra is not bundled.
- */
-function chakraGlobalInStepShells(): Plugin {
-  return { ...chakraGlobalFromPage(), apply: (_config, env) => env.command === 'build' && !env.isSsrBuild };
-}
 
 /**
  * Fewer, larger chunks for the app (issue 14, the steps' LCP). Left to itself, Rolldown cut the app into
@@ -34,8 +23,8 @@ function chakraGlobalInStepShells(): Plugin {
  *   the chunks of the widgets that import them (`ServerCombobox`, `dialog`);
  * - `app`: the app's own shared modules (src/shared, src/core, widgets/shared) used by two routes or
  *   more, but for widgets/shared/ServerCombobox: a group takes its modules' dependencies along, so with
- *   it `app` took the combobox back to every page; and for widgets/shared/afterPaint, which the page's
- *   entry (src/boot.ts) imports: in `app`, the entry would wait for the framework.
+ *   it `app` took the combobox back to every page; and for widgets/shared/afterPaint and
+ *   src/shared/api/ahead, which the page's entry (src/boot.ts) imports: in `app`, the entry would wait for the framework.
  * rjsf, the validators, the widgets and the pages stay lazy chunks of their own. The guest pages are
  * another build (vite.guest.config.ts) and keep their own budget (`npm run size:login`).
  */
@@ -48,7 +37,7 @@ const CHUNK_GROUPS = [
     priority: 10,
     test: (id: string) => FRAMEWORK.test(id) && !ONLY_SOME_PAGES.test(id),
   },
-  { name: 'app', priority: 5, minShareCount: 2, test: (id: string) => APP.test(id) && !/[\\/]widgets[\\/]shared[\\/](ServerCombobox|afterPaint)\./.test(id) },
+  { name: 'app', priority: 5, minShareCount: 2, test: (id: string) => APP.test(id) && !/[\\/](widgets[\\/]shared[\\/](ServerCombobox|afterPaint)|src[\\/]shared[\\/]api[\\/]ahead)\./.test(id) },
 ];
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
@@ -56,6 +45,8 @@ const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3001';
 export default defineConfig({
   // One alias for the browser layers (src/shared, src/engine, src/pages, src/app): `@/shared/session`, not `../../app/session`.
   resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
+  // chakraGlobalInStepShells: the same edits of Chakra as the guest build's (both builds start from a
+  // prerendered page that carries Chakra's global CSS: scripts/vite-plugin-chakra-system.ts).
   plugins: [copyLocales(), flowsDir(), react(), stepValidators(), chakraSystemForRjsf(), chakraGlobalInStepShells(), rjsfMarkdownOnlyWhenUsed(), routePages(), precompress()],
   build: {
     outDir: 'dist',

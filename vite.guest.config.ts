@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { chakraGlobalFromPage } from './scripts/vite-plugin-chakra-system.ts';
 import { compileHints } from './scripts/vite-plugin-compile-hints.ts';
-import { OTHER_LANGUAGE_TEXTS } from './scripts/vite-plugin-route-pages.ts';
+import { OTHER_LANGUAGE_TEXTS } from './scripts/guest-pages.ts';
 
 /**
  * The guest pages' build (issue 14: /login, /register, /register/account, /password/forgot load
@@ -13,7 +13,8 @@ import { OTHER_LANGUAGE_TEXTS } from './scripts/vite-plugin-route-pages.ts';
  * - React → Preact through preact/compat (~11 KiB instead of React DOM's ~60);
  * - React Router → src/guest/navigation.tsx (document navigation between prerendered pages);
  * - react-i18next → src/guest/i18n.ts (the same Romanian files, no i18next);
- * - Chakra's global CSS taken from the prerendered page, not built again (scripts/vite-plugin-chakra-system.ts).
+ * - Chakra's global CSS taken from the prerendered page, not built again (scripts/vite-plugin-chakra-system.ts;
+ *   the app's client build makes the same edits for its step shells).
  * One entry per page (src/guest/pages/*.ts), so each page loads only its own form.
  */
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
@@ -29,7 +30,7 @@ export const GUEST_ENTRIES = {
  * One chunk, `start`, for everything two guest pages or more share (issue 14, /login and /register LCP
  * ≤ 1.5 s): Preact, Chakra's system and components, emotion, SWR, the layout, the forms' fields. Left to
  * itself, Rolldown cut a chunk per set of pages sharing code: /register loaded 6 files of 1–9 KiB beside
- * the 65 KiB `start` (8 with the English texts, now lazy: scripts/vite-plugin-route-pages.ts). On a
+ * the 65 KiB `start` (8 with the English texts, now lazy: scripts/guest-pages.ts `OTHER_LANGUAGE_TEXTS`). On a
  * phone's HTTP/1.1 each file opens a connection and takes its share of the bandwidth, and the large one
  * grows its window into what is left: in Lighthouse's simulation, `start` took 1.06 s beside five small
  * files. Each page now loads two files, its entry and `start`, and the next page finds `start` in the

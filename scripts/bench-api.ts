@@ -22,278 +22,22 @@
  * calls of step 4 alternate between the two, as behind a round-robin proxy). The app child inherits the
  * environment; the per-address limits (REGISTER_LIMIT_PER_HOUR, …) are set generous unless given.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
-import sharp from 'sharp';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const APPLICANTS = Number(process.env.BENCH_APPLICANTS ?? 200);
-const INSTANCES = Math.max(1, Math.min(2, Number(process.env.BENCH_INSTANCES ?? 1) || 1));
-const SEQUENTIAL_SUBMITS = 100;
-const HOST = '127.0.0.1';
-
-const NEW_OPEN = '/api/registration/open';
-const EXISTING_OPEN = '/api/registration/existing/open';
-const PRICE_SUBMIT = '/api/registration/existing/collect/partner-price';
-const PRICING_STEP = 'existing-company-step-4';
-const LIVE = '/api/health/live';
-
-interface Percentiles {
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-function percentiles(values: number[]): Percentiles {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  process: ChildProcess;
-  base: string;
-  stop(): Promise<void>;
-}
-
-/** Starts a Node child and waits (at most 3 minutes) until `healthPath` answers 200. */
-async function startChild(label: string, args: string[], env: Record<string, string>, port: number, healthPath: string): Promise<Child> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const base = `http://${HOST}:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${stderr}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${label} did not start: ${stderr}`);
-    }
-    const ok = await fetch(base + healthPath).then((r) => r.ok, () => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    process: child,
-    base,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-/** The server's per-address limits (server/config.ts), far above what one run sends from one address. */
-const BENCH_LIMITS = Object.fromEntries(
-  ['REGISTER_LIMIT_PER_HOUR', 'FORGOT_PASSWORD_LIMIT_PER_HOUR', 'IDENTITY_SESSION_LIMIT_PER_HOUR', 'UPLOAD_LIMIT_PER_HOUR', 'COMPANY_LOOKUP_LIMIT_PER_HOUR']
-    .filter((name) => process.env[name] === undefined)
-    .map((name) => [name, '1000000']),
-);
-
-const BARE_SERVER = `
-import Fastify from 'fastify';
-const app = Fastify({ logger: false });
-app.get('/bare', async () => ({ message: '', payload: { ok: true } }));
-await app.listen({ port: Number(process.env.PORT), host: '${HOST}' });
-`;
-
-interface CallResult {
-  status: number;
-  body: { message?: string; payload?: unknown } | null;
-  ms: number;
-}
-
-async function call(base: string, method: string, url: string, options: { token?: string; json?: unknown; form?: FormData } = {}): Promise<CallResult> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | FormData | undefined;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form) body = options.form;
-  const started = performance.now();
-  const res = await fetch(base + url, { method, headers, body });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  let parsed: CallResult['body'] = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, body: parsed, ms };
-}
-
-async function ok<R extends CallResult>(result: Promise<R>, what: string): Promise<R> {
-  const r = await result;
-  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r;
-}
-
-async function register(base: string, partnerId: number, type: 1 | 2): Promise<CallResult & { token?: string }> {
-  const r = await call(base, 'POST', '/api/register', {
-    json: {
-      email: `bench.${randomBytes(6).toString('hex')}@exemplu.ro`,
-      password: 'parola-de-bench-1',
-      phone: '0712345678',
-      referral_code: null,
-      cookies: [],
-      marketing_accepted: true,
-      registration_type: type,
-      partner_id: partnerId,
-    },
-  });
-  const payload = r.body?.payload as { access_token?: string } | undefined;
-  return { ...r, token: payload?.access_token };
-}
-
-/** Runs `task` over `items`, `width` at a time. */
-async function inBatches<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map(task))));
-  return out;
-}
-
-interface LoadRow {
-  name: string;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  /** The 1-minute load average when the run ended. */
-  load: number;
-  /** The server process's CPU time per answered call (µs; Linux only, 10 ms resolution over the run). */
-  cpuUs: number | null;
-}
-
-/**
- * CPU time (user + system, ms) a process has used so far, from Linux's /proc (null elsewhere): the
- * server's CPU per call moves far less with the machine's load than its throughput does.
- */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, in clock ticks (USER_HZ, 100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-async function load(
-  name: string,
-  url: string,
-  options: { method?: string; body?: string; tokens?: string[]; connections?: number; serverPid?: number } = {},
-): Promise<LoadRow> {
-  const cpuBefore = cpuMs(options.serverPid);
-  const latencies: number[] = [];
-  let next = 0;
-  const tracker = autocannon({
-    url,
-    connections: options.connections ?? CONNECTIONS,
-    duration: DURATION,
-    method: options.method ?? 'GET',
-    body: options.body,
-    headers: options.body ? { 'content-type': 'application/json' } : {},
-    setupClient: options.tokens
-      ? (client) => {
-          const token = options.tokens![next++ % options.tokens!.length];
-          client.setHeaders({ authorization: `Bearer ${token}`, ...(options.body ? { 'content-type': 'application/json' } : {}) });
-        }
-      : undefined,
-  });
-  tracker.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
-  const result = await tracker;
-  const p = percentiles(latencies);
-  const cpuAfter = cpuMs(options.serverPid);
-  const cpuUs = cpuBefore === null || cpuAfter === null || !result.requests.total ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
-  return { name, rps: result.requests.total / result.duration, ...p, non2xx: result.non2xx, errors: result.errors + result.timeouts, load: os.loadavg()[0], cpuUs };
-}
-
-/** A phone photo as the browser sends it (scaled to 1920 px on its longest side, JPEG). */
-/** Round trips of GETs taken one after the other, cycling through `urls` (after one warm-up pass). */
-async function searchTimes(base: string, urls: string[], calls = 210): Promise<number[]> {
-  for (const url of urls) await ok(call(base, 'GET', url), url);
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) times.push((await ok(call(base, 'GET', urls[i % urls.length]), urls[i % urls.length])).ms);
-  return times;
-}
-
-async function samplePhoto(): Promise<Buffer> {
-  const { data, info } = await sharp({ create: { width: 1920, height: 1440, channels: 3, background: '#8a9bb0', noise: { type: 'gaussian', mean: 120, sigma: 25 } } })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return sharp(data, { raw: info }).blur(1.2).jpeg({ quality: 82 }).toBuffer();
-}
-
-const SCENARIO_CALLS = ['register', 'open', 'questionnaire', 'identity session', 'upload'] as const;
-type ScenarioCall = (typeof SCENARIO_CALLS)[number];
-
-async function applicant(bases: string[], partnerId: number, photo: Buffer, times: Record<ScenarioCall, number[]>): Promise<string | null> {
-  // Each call goes to the next instance in turn (one instance: always the same).
-  let turn = 0;
-  const next = () => bases[turn++ % bases.length];
-  const step = async (name: ScenarioCall, run: () => Promise<CallResult>) => {
-    const r = await run();
-    times[name].push(r.ms);
-    if (r.status !== 200) throw new Error(`${name}: ${r.status} ${r.body?.message ?? ''}`);
-    return r;
-  };
-  try {
-    const reg = await register(next(), partnerId, 2);
-    times.register.push(reg.ms);
-    if (reg.status !== 200 || !reg.token) throw new Error(`register: ${reg.status} ${reg.body?.message ?? ''}`);
-    const token = reg.token;
-    await step('open', () => call(next(), 'GET', NEW_OPEN, { token }));
-    await step('questionnaire', () =>
-      call(next(), 'POST', NEW_OPEN, { token, json: { current_step_identifier: 'requesting-company-step-0', reasons: ['niciuna'] } }),
-    );
-    const session = await step('identity session', () => call(next(), 'POST', '/api/veriff/create-veriff-session', { token, json: {} }));
-    const sessionId = (session.body?.payload as { session_id: string }).session_id;
-    await step('upload', () => {
-      const form = new FormData();
-      form.append('session_id', sessionId);
-      form.append('context', 'document-front');
-      form.append('media_file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'buletin-fata.jpg');
-      return call(next(), 'POST', '/api/veriff/upload-image', { token, form });
-    });
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
+import { applicant, call, inBatches, ok, register, samplePhoto, SCENARIO_CALLS, searchTimes, type ScenarioCall } from './bench/api-calls.ts';
+import { load, type LoadRow } from './bench/api-load.ts';
+import { BARE_SERVER, BENCH_LIMITS, startChild } from './bench/api-processes.ts';
+import { APPLICANTS, CONNECTIONS, DURATION, EXISTING_OPEN, HOST, INSTANCES, LIVE, NEW_OPEN, PRICE_SUBMIT, PRICING_STEP, SEQUENTIAL_SUBMITS } from './bench/api-settings.ts';
+import { freePort, percentiles } from './bench/common.ts';
 
 const ms = (n: number) => (Number.isFinite(n) ? (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(1)} ms`) : '—');
 
 async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | null, photo: Buffer) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ghiseu-bench-'));
-  const [appPort, barePort] = [await freePort(), await freePort()];
+  const [appPort, barePort] = [await freePort(HOST), await freePort(HOST)];
   const bare = await startChild('bare Fastify', ['--input-type=module', '-e', BARE_SERVER], { PORT: String(barePort) }, barePort, '/bare');
   const app = await startChild(
     'app',
@@ -316,7 +60,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres', databaseUrl: string | 
     '/api/partner/index',
   );
   // BENCH_INSTANCES=2: a second app process beside the first, sharing its database and files.
-  const portB = INSTANCES === 2 && databaseUrl ? await freePort() : 0;
+  const portB = INSTANCES === 2 && databaseUrl ? await freePort(HOST) : 0;
   const second = portB
     ? await startChild(
         'app B',

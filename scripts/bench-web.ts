@@ -26,62 +26,19 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse, { type Result } from 'lighthouse';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { formatJourneys, PHONE_THROTTLING_TEXT, runJourney, THINK_MS, typeInto, type JourneyRun, type JourneyStart } from './bench-journey.ts';
-import { formatLanternLcp, lanternLcp } from './bench-lantern.ts';
+import puppeteer from 'puppeteer-core';
+import { formatJourneys, PHONE_THROTTLING_TEXT, runJourney, THINK_MS, type JourneyRun, type JourneyStart } from './bench-journey.ts';
 import { formatTrace, traceLoad } from './bench-trace.ts';
-import { uniqueAddress } from '../tests/unique-email.ts';
+import { freePort, median } from './bench/common.ts';
+import { asFirstVisit, measureOnce, type Measure } from './bench/web-lighthouse.ts';
+import { journeys, targets, type Target } from './bench/web-pages.ts';
 import { SOURCE_MAPS_DIR } from './vite-plugin-precompress.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIST = 'build/bench-dist';
-
-interface FlowFile {
-  registrationType: number;
-  api: { open: string };
-  steps: { id: string; path: string }[];
-}
-interface Target {
-  label: string;
-  path: string;
-  /** The session user to keep in localStorage `user` (null: a guest). */
-  user: unknown;
-  /** More localStorage entries to set before the load (the registration type chosen on /register). */
-  storage?: Record<string, string>;
-}
-interface Measure {
-  perf: number;
-  lcp: number;
-  tbt: number;
-  a11y: number;
-  jsBytes: number;
-  /**
-   * Lighthouse's `benchmarkIndex` of the machine during the run (a fixed JS loop, higher is faster;
-   * Lighthouse's docs/throttling.md: 1500–2000 a high-end desktop, the host its 4× CPU slowdown is
-   * calibrated for, 125–800 a mid-tier phone). The simulated CPU times (TBT) are the machine's own
-   * times × 4, so figures from different machines compare only beside it.
-   */
-  benchmarkIndex: number;
-  /** Long tasks Lighthouse saw (count, total ms), main-thread ms by group, script costs (scripting + parse ms). */
-  longTasks: { count: number; ms: number };
-  mainThread: Record<string, number>;
-  scripts: { url: string; ms: number }[];
-  /** With `--lantern`: the requests the simulated LCP waited for, as lines (scripts/bench-lantern.ts). */
-  lantern?: string[];
-  /**
-   * Lighthouse's FCP (simulated), the LCP element (its selector and text), when the unthrottled trace
-   * painted it and the first paint (ms after navigation start).
-   */
-  fcp: number;
-  lcpElement: string;
-  observedLcp: number;
-  observedFcp: number;
-}
 
 function parseArgs(argv: string[]) {
   const args = { runs: 3, build: true, details: false, trace: false, lantern: false, journey: false, only: [] as string[] };
@@ -98,17 +55,6 @@ function parseArgs(argv: string[]) {
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return args;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts tests/e2e/serve.ts on `port`; resolves once it listens. */
@@ -129,236 +75,6 @@ function startServer(port: number): Promise<ChildProcess> {
     child.once('exit', (code) => reject(new Error(`the server stopped (${code}) before listening:\n${output}`)));
   });
 }
-
-async function api<T>(origin: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${origin}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
-  return (JSON.parse(text) as { payload: T }).payload;
-}
-
-const PASSWORD = 'parola-sigura-1';
-
-/** A fresh applicant of `registrationType` (unaffiliated partner), its request opened. */
-async function applicant(origin: string, flow: FlowFile): Promise<{ user: { access_token: string }; token: string; email: string }> {
-  const partners = await api<{ id: number; is_unaffiliated: boolean }[]>(origin, 'GET', '/api/partner/index');
-  const partner = partners.find((p) => p.is_unaffiliated) ?? partners[0];
-  const email = uniqueAddress('bench');
-  const user = await api<{ access_token: string }>(origin, 'POST', '/api/register', {
-    email,
-    password: PASSWORD,
-    phone: '0712345678',
-    referral_code: null,
-    cookies: [],
-    marketing_accepted: true,
-    registration_type: flow.registrationType,
-    partner_id: partner.id,
-  });
-  await api(origin, 'GET', flow.api.open, undefined, user.access_token);
-  return { user, token: user.access_token, email };
-}
-
-const readFlow = (file: string) => JSON.parse(fs.readFileSync(path.join(root, 'flows', file), 'utf8')) as FlowFile;
-
-/**
- * The two ways into the wizard, for `--journey`: signing in as an applicant whose request stands at the
- * new-PFA flow's first step, and creating a new-PFA account.
- */
-async function journeys(origin: string, runs: number): Promise<JourneyStart[]> {
-  const flow = readFlow('new-pfa.json');
-  const first = new RegExp(`^${flow.steps[0].path}$`);
-  const accounts: string[] = [];
-  for (let i = 0; i < runs; i++) accounts.push((await applicant(origin, flow)).email);
-  let next = 0;
-  return [
-    {
-      label: '/login → the step it leads to',
-      path: '/login',
-      fill: async (page) => {
-        await typeInto(page, 'email', accounts[next++]);
-        await typeInto(page, 'password', PASSWORD);
-      },
-      submit: 'Intră în cont',
-      arrives: first,
-    },
-    {
-      label: '/register/account → the first step',
-      path: '/register/account',
-      storage: { registration: JSON.stringify({ type: flow.registrationType }) },
-      fill: async (page) => {
-        await typeInto(page, 'email', uniqueAddress('bench'));
-        await typeInto(page, 'phone', '0712345678');
-        await typeInto(page, 'password', PASSWORD);
-        await page.click('label:has(input[name="marketing_accepted"])');
-      },
-      submit: 'Vreau cont Ghișeu',
-      arrives: first,
-    },
-  ];
-}
-
-async function targets(origin: string): Promise<Target[]> {
-  const flows = [readFlow('new-pfa.json'), readFlow('existing-pfa.json')];
-  const list: Target[] = ['/login', '/register', '/register/account', '/password/forgot'].map((p) => ({ label: p, path: p, user: null }));
-  // /register/account as a visitor who chose a type on /register sees it (without one it sends them back there).
-  list[2].storage = { registration: JSON.stringify({ type: flows[0].registrationType }) };
-  for (const flow of flows) {
-    for (const step of flow.steps) {
-      const { user, token } = await applicant(origin, flow);
-      await api(origin, 'POST', '/__test/place-at-step', { step: step.id }, token);
-      list.push({ label: `${step.path} (${step.id})`, path: step.path, user });
-    }
-  }
-  const newFlow = flows[0];
-  const pricing = newFlow.steps[newFlow.steps.length - 1];
-  {
-    const { user, token } = await applicant(origin, newFlow);
-    await api(origin, 'POST', '/__test/place-at-step', { step: pricing.id }, token);
-    list.push({ label: '/infiintare-pfa/status', path: '/infiintare-pfa/status', user });
-  }
-  {
-    const { user, token } = await applicant(origin, newFlow);
-    await api(origin, 'POST', '/__test/place-at-step', { step: pricing.id }, token);
-    const prices = ['price_ghiseu_standard_monthly'];
-    await api(origin, 'POST', '/api/registration/collect/partner-price', { selected_stripe_id: prices[0], current_step_identifier: pricing.id }, token);
-    const { redirect_url } = await api<{ redirect_url: string }>(origin, 'POST', '/api/stripe/redirect', { selected_stripe_id: prices[0] }, token);
-    const checkout = new URL(redirect_url, origin).pathname;
-    list.push({ label: '/checkout/:paymentId', path: checkout, user });
-  }
-  return list;
-}
-
-/** A fresh start for `target`: the origin's storage as its visitor has it, the HTTP cache empty. */
-async function prepare(page: Page, origin: string, target: Target): Promise<void> {
-  await page.goto(`${origin}/favicon.svg`);
-  await page.evaluate(
-    (user, storage) => {
-      localStorage.clear();
-      sessionStorage.clear();
-      if (user) localStorage.setItem('user', user);
-      for (const [key, value] of Object.entries(storage)) localStorage.setItem(key, value);
-    },
-    target.user ? JSON.stringify(target.user) : null,
-    target.storage ?? {},
-  );
-  const cdp = await page.createCDPSession();
-  await cdp.send('Network.clearBrowserCache');
-  await cdp.detach();
-}
-
-/**
- * One Lighthouse run of `target` as a first visit, signed in (or not) as the target says: an empty
- * HTTP cache, and a browser context of its own, so a new renderer process. V8 keeps the code it has
- * compiled for an origin while the renderer lives: in the previous run's page (as this bench ran
- * until 2026-11-26) the app's modules were evaluated 35–50% faster, the second and third runs of a
- * page and every page after the first sharing the app's chunks.
- */
-async function measure(browser: Browser, port: number, origin: string, target: Target, lantern: boolean): Promise<Measure> {
-  return asFirstVisit(browser, origin, target, async (page) => {
-    const result = await lighthouse(
-      `${origin}${target.path}`,
-      { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true },
-      undefined,
-      page,
-    );
-    if (!result) throw new Error(`Lighthouse gave no result for ${target.path}`);
-    const measured = figures(result.lhr, target);
-    return lantern ? { ...measured, lantern: formatLanternLcp(await lanternLcp(result)) } : measured;
-  });
-}
-
-/** `visit` with a page of a browser context of its own (a new renderer), `prepare`d for `target`; the context goes after. */
-async function asFirstVisit<T>(browser: Browser, origin: string, target: Target, visit: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.createBrowserContext();
-  try {
-    const page = await context.newPage();
-    await prepare(page, origin, target);
-    return await visit(page);
-  } finally {
-    await context.close();
-  }
-}
-
-/** The figures of one run's report. */
-function figures(lhr: Result, target: Target): Measure {
-  // BENCH_LHR_DIR=dir: each run's whole Lighthouse report, to read what the figures came from.
-  if (process.env.BENCH_LHR_DIR) {
-    fs.mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
-    fs.writeFileSync(path.join(process.env.BENCH_LHR_DIR, `${target.path.replace(/\W+/g, '_')}-${Date.now()}.json`), JSON.stringify(lhr));
-  }
-  if (lhr.runtimeError) throw new Error(`${target.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-  const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
-  return {
-    perf: Math.round((lhr.categories.performance.score ?? 0) * 100),
-    lcp: lhr.audits['largest-contentful-paint'].numericValue ?? NaN,
-    tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
-    a11y: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
-    jsBytes: items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0),
-    benchmarkIndex: lhr.environment.benchmarkIndex,
-    ...details(lhr.audits),
-  };
-}
-
-type Audits = Record<string, { details?: unknown } | undefined>;
-function auditItems<T>(audits: Audits, id: string): T[] {
-  return ((audits[id]?.details as { items?: T[] } | undefined)?.items ?? []) as T[];
-}
-
-/** The figures behind TBT: long tasks, main-thread work by kind, the costliest scripts. */
-function details(audits: Audits): Pick<Measure, 'longTasks' | 'mainThread' | 'scripts' | 'fcp' | 'lcpElement' | 'observedLcp' | 'observedFcp'> {
-  const tasks = auditItems<{ duration: number }>(audits, 'long-tasks');
-  const groups = auditItems<{ groupLabel: string; duration: number }>(audits, 'mainthread-work-breakdown');
-  const boot = auditItems<{ url: string; scripting: number; scriptParseCompile: number }>(audits, 'bootup-time');
-  const observed = auditItems<{ observedFirstContentfulPaint?: number }>(audits, 'metrics')[0] ?? {};
-  return {
-    observedFcp: observed.observedFirstContentfulPaint ?? NaN,
-    longTasks: { count: tasks.length, ms: tasks.reduce((sum, t) => sum + t.duration, 0) },
-    mainThread: Object.fromEntries(groups.map((g) => [g.groupLabel, g.duration])),
-    scripts: boot.map((b) => ({ url: b.url.replace(/^https?:\/\/[^/]+/, ''), ms: b.scripting + b.scriptParseCompile })),
-    ...lcpDetails(audits),
-  };
-}
-
-/** The LCP element (Lighthouse's `largest-contentful-paint-element`: a table whose first row holds the node) and the observed timings. */
-function lcpDetails(audits: Audits): Pick<Measure, 'fcp' | 'lcpElement' | 'observedLcp'> {
-  type Node = { selector?: string; nodeLabel?: string };
-  const table = auditItems<{ items?: { node?: Node }[] }>(audits, 'largest-contentful-paint-element')[0];
-  const node = table?.items?.[0]?.node;
-  const metrics = auditItems<{ observedLargestContentfulPaint?: number }>(audits, 'metrics')[0];
-  return {
-    fcp: (audits['first-contentful-paint'] as { numericValue?: number } | undefined)?.numericValue ?? NaN,
-    lcpElement: node ? `${node.selector ?? '?'} "${(node.nodeLabel ?? '').slice(0, 60)}"` : '(none)',
-    observedLcp: metrics?.observedLargestContentfulPaint ?? NaN,
-  };
-}
-
-/**
- * Lighthouse now and then fails to record a page load (NO_NAVSTART, "Please run Lighthouse again"):
- * that run is taken again, at most twice, and said on stderr; a page that fails three times stops the bench.
- */
-async function measureOnce(browser: Browser, port: number, origin: string, target: Target, lantern: boolean): Promise<Measure> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await measure(browser, port, origin, target, lantern);
-    } catch (error) {
-      if (attempt >= 3 || !/NO_NAVSTART|NO_FCP|PROTOCOL_TIMEOUT/.test(String(error))) throw error;
-      console.error(`  (${target.label}: Lighthouse did not record the load, run taken again: ${String(error).split('\n')[0]})`);
-    }
-  }
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));

@@ -1,10 +1,11 @@
 /**
  * Import circles in the TypeScript sources (issue 15: "no import circles anywhere in server/, src/
- * or widgets/"). Every `import`, `export … from` and `import()` of a file is read with the
- * TypeScript compiler's own pre-processor and resolved with the project's compiler options (so a
- * path alias resolves as `tsc` resolves it); type-only imports count too, since a circle of types
- * is still two modules that cannot be understood one without the other. Each strongly connected
- * group of modules (Tarjan) larger than one file, or a file importing itself, is a circle.
+ * or widgets/"; issue 34: nor in scripts/, the build's plugins and tools). Every `import`,
+ * `export … from` and `import()` of a file is read with the TypeScript compiler's own pre-processor
+ * and resolved with the project's compiler options (so a path alias resolves as `tsc` resolves it);
+ * type-only imports count too, since a circle of types is still two modules that cannot be
+ * understood one without the other. Each strongly connected group of modules (Tarjan) larger than
+ * one file, or a file importing itself, is a circle.
  *
  * `npx tsx scripts/import-cycles.ts [dir…]` prints the circles and exits 1 when there is one;
  * tests/core/no-cycles.test.ts runs the same check in CI.
@@ -116,7 +117,7 @@ export function importCycles(root: string, dirs: string[]): string[][] {
   return findCycles(importGraph(root, files)).map((group) => group.map((f) => relative(root, f)));
 }
 
-export const CHECKED_DIRS = ['server', 'src', 'widgets'];
+export const CHECKED_DIRS = ['server', 'src', 'widgets', 'scripts'];
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(fileURLToPath(new URL('..', import.meta.url)));

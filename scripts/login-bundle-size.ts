@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES } from './vite-plugin-route-pages.ts';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES } from './guest-pages.ts';
 
 /** One entry of `.vite/manifest.json` (https://vite.dev/guide/backend-integration). */
 export interface ManifestChunk {

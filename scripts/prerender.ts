@@ -1,7 +1,7 @@
 /**
  * Run by `vite build` (scripts/vite-plugin-route-pages.ts, before the compression), or by hand as
  * `tsx scripts/prerender.ts [--dist dist]` on an existing build: renders each
- * guest page (scripts/vite-plugin-route-pages.ts ROUTE_PAGES) to HTML with react-dom/server through
+ * guest page (scripts/guest-pages.ts ROUTE_PAGES) to HTML with react-dom/server through
  * a Vite SSR build of src/prerender.tsx, writes it into `<div id="root">` of `dist/pages/<route>.html`
  * (marked `data-prerendered="<route>"`; the page's guest entry, src/guest/render.tsx, renders over it), then compresses those files again.
  */
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { precompressDir } from './vite-plugin-precompress.ts';
-import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, withLowPriorityScripts, type ManifestChunk, type NextPage } from './vite-plugin-route-pages.ts';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, type ManifestChunk, type NextPage } from './guest-pages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -59,7 +59,7 @@ export function staticChunks(manifest: Record<string, ManifestChunk>, keys: stri
  * step itself (src/shared/shell.ts), and a `<link rel="modulepreload">` for each chunk of `files`, so
  * the step's lazy routes load beside the entry instead of after it. The shell also says what the entry
  * asks the API for before the app has loaded (`asks`: `data-open`, `data-registration-type`, and
- * `data-ahead`, the applicant's own data the step's widgets read; src/early-requests.ts). The shell carries no `data-testid`
+ * `data-ahead`, the applicant's own data the step's widgets read; src/shared/api/ahead.ts). The shell carries no `data-testid`
  * (the tests find the app's elements, not the shell's copy of them).
  */
 export function withStepShell(html: string, route: string, markup: string, files: string[], asks: { open: string; registrationType: number; ahead?: string[] }): string {
@@ -69,6 +69,22 @@ export function withStepShell(html: string, route: string, markup: string, files
   const ahead = asks.ahead?.length ? ` data-ahead="${asks.ahead.join(' ')}"` : '';
   const attributes = `data-route="${route}" data-open="${asks.open}" data-registration-type="${asks.registrationType}"${ahead}`;
   return withLowPriorityScripts(withModulePreloads(html.replace(marker, `<div id="shell" ${attributes}>${shell}</div>\n    <div id="root" hidden></div>`), files));
+}
+
+/**
+ * `fetchpriority="low"` on every module script and `modulepreload` of a page that paints from its own
+ * HTML (a guest page, `routeHtml` in scripts/vite-plugin-route-pages.ts; a step's shell, `withStepShell`): its
+ * first paint needs none of them (src/boot.ts even waits a frame before importing the app), so they
+ * are not render-blocking.
+ * Chromium otherwise fetches them at High, the priority of a parser-blocking script, and Lighthouse's
+ * simulation counts every High script that finished before the first paint in its FCP: 0.7 s or
+ * 3.0 s for the same page, by whether the scripts or the paint came first (issue 14). Measured in
+ * Chromium with a phone's throttling applied, the step is usable as soon as before (nothing else of
+ * the page competes with its scripts). index.html keeps the default: without a shell, the app is
+ * the first paint.
+ */
+export function withLowPriorityScripts(html: string): string {
+  return html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*\bfetchpriority=)/g, '<$1 fetchpriority="low"');
 }
 
 /** A `<link rel="modulepreload">` for each chunk of `files` at the end of <head>. */

@@ -22,13 +22,22 @@ const UCS2LENGTH = `function __ucs2length(str) {
 
 /**
  * ajv's standalone code is CommonJS with export names that are not identifiers ("card.json",
- * schema hashes), so ESM output is impossible: wrap it in a module that exports the object.
+ * schema hashes), so ESM output is impossible: wrap it in a module that exports the object. The
+ * rewrite is textual and assumes the shape of ajv 8's output for several schemas (`exports["id"] = …`
+ * or `exports.id = …`; `require("…")` only for ucs2length, which the module inlines): code of another
+ * shape (another ajv, a runtime helper such as `equal`, a format) fails the build here rather than in
+ * the browser (tests/scripts/vite-plugin-step-validators.test.ts compares the result with ajv's own
+ * validation).
  */
 export function toEsModule(cjs: string): string {
   const requires = cjs.match(/require\("[^"]+"\)/g) ?? [];
   const unknown = requires.filter((r) => r !== 'require("ajv/dist/runtime/ucs2length")');
   if (unknown.length) throw new Error(`step-validators: unsupported runtime dependency ${unknown[0]}`);
   const body = cjs.replace(/^"use strict";/, '').replace(/require\("ajv\/dist\/runtime\/ucs2length"\)/g, '{ default: __ucs2length }');
+  if (/\brequire\s*\(/.test(body)) throw new Error('step-validators: ajv\'s code loads a module in a way this rewrite does not know (update toEsModule)');
+  if (/\bmodule\.exports\b/.test(body) || !/\bexports(?:\[|\.[A-Za-z_$])/.test(body)) {
+    throw new Error('step-validators: ajv\'s code no longer exports its validators as `exports["id"] = …` (update toEsModule)');
+  }
   return `const exports = {};\n${UCS2LENGTH}\n${body}\nexport default exports;\n`;
 }
 

@@ -4,8 +4,8 @@ import { FLOWS as FLOW_FILES } from '@/engine/flows';
 import { SHELL_CONTEXT, shellStep } from '@/pages/flow/StepShell';
 import { resolveFlow, type Flow } from '@/core/flow';
 import { localeText } from '../copy';
-import { ROUTE_PAGES, withLowPriorityScripts } from '../../scripts/vite-plugin-route-pages';
-import { nextPageFiles, staticChunks, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
+import { ROUTE_PAGES } from '../../scripts/guest-pages';
+import { nextPageFiles, staticChunks, withLowPriorityScripts, withModulePreloads, withNextPage, withStepShell } from '../../scripts/prerender';
 
 const FLOWS: Flow[] = Object.values(FLOW_FILES);
 
