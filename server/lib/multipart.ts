@@ -157,3 +157,15 @@ export function indexedFiles(files: Record<string, UploadedFile>, name: string):
   }
   return out.sort((a, b) => a.index - b.index);
 }
+
+/**
+ * Every file of the body in the sender's order (`files[n]` by n; a file without an index first),
+ * each with the key its 422 errors use (`files.N`, as for the applicant's uploads): the trade
+ * register's documents an operator attaches (ops API and console).
+ */
+export function uploadsInOrder(body: Record<string, unknown>): { key: string; index: number; file: UploadedFile }[] {
+  return Object.entries(body)
+    .filter((entry): entry is [string, UploadedFile] => isUploadedFile(entry[1]))
+    .map(([key, file]) => ({ key: errorKey(key), index: Number(/\[(\d+)\]$/.exec(key)?.[1] ?? 0), file }))
+    .sort((a, b) => a.index - b.index);
+}

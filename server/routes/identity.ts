@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { stepsInfo, type Flow } from '../../src/core/flow';
-import { identitySessions, processedWebhooks } from '../db/schema';
-import { FieldValidationError, HttpError, notFound } from '../lib/http-errors';
+import { FieldValidationError } from '../lib/http-errors';
 import { isUploadedFile, multipartBody } from '../lib/multipart';
 import type { UserRow } from '../lib/tokens';
 import { staleStep } from '../registration/model';
 import { loadRequest } from '../registration/serialize';
 import {
   IDENTITY_MESSAGES,
-  applyDecision,
   createSession,
   deleteCurrentSession,
   deleteSession,
@@ -22,7 +18,8 @@ import {
   uploadImage,
 } from '../identity/service';
 import { IDENTITY_CONTEXTS, type IdentityContext } from '../identity/types';
-import { decisionFromVeriff, signatureMatches, type VeriffVerification } from '../identity/veriff';
+import type { VeriffVerification } from '../identity/veriff';
+import { handleVeriffDecision, readVeriffBody, veriffConfigured, veriffSigned } from '../identity/webhook';
 import { DB_INT_MAX, DB_INT_MIN } from '../lib/input-limits';
 import { bool, int, NO_PAYLOAD, nullable, nullInt, nullStr, obj, replies, requestReplies, str } from '../lib/api-schemas';
 
@@ -71,14 +68,6 @@ const webhookBody = {
     },
   },
 } as const;
-
-/** The raw body of each webhook request: the signature is over these exact bytes. */
-const rawBodies = new WeakMap<FastifyRequest, Buffer>();
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * Identity verification (spec 001 §7 "Identity verification provider calls"): the browser talks to
@@ -182,49 +171,24 @@ export default (async (app) => {
 
   /**
    * Veriff's decision webhook (public): accepted only with our API key in X-AUTH-CLIENT and a valid
-   * X-HMAC-SIGNATURE over the raw body; a body already processed changes nothing (replay).
+   * X-HMAC-SIGNATURE over the raw body; a body already processed changes nothing (replay)
+   * (server/identity/webhook.ts).
    */
   await app.register(async (webhook) => {
+    webhook.decorateRequest('veriffRawBody', null);
     webhook.removeContentTypeParser('application/json');
-    webhook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-      const raw = body as Buffer;
-      rawBodies.set(request, raw);
-      try {
-        done(null, raw.length ? JSON.parse(raw.toString('utf8')) : {});
-      } catch {
-        done(new HttpError(400, 'Corpul cererii nu este JSON valid.'), undefined);
-      }
-    });
+    webhook.addContentTypeParser('application/json', { parseAs: 'buffer' }, readVeriffBody);
 
     webhook.post<{ Body: { verification: VeriffVerification } }>(
       '/veriff/decision-webhook',
       {
         // A decision carries extracted document data: more room than the API's 1 MiB JSON limit.
         bodyLimit: 5 * 1024 * 1024,
-        onRequest: async () => {
-          if (!app.config.veriffApiKey || !app.config.veriffSharedSecret) throw notFound();
-        },
-        preValidation: async (request) => {
-          const raw = rawBodies.get(request);
-          const client = header(request, 'x-auth-client') ?? header(request, 'vrf-auth-client');
-          const signature = header(request, 'x-hmac-signature') ?? header(request, 'vrf-hmac-signature');
-          if (!raw || client !== app.config.veriffApiKey || !signatureMatches(signature, raw, app.config.veriffSharedSecret!)) {
-            throw new HttpError(401, 'Semnătura cererii nu este validă.');
-          }
-        },
+        onRequest: veriffConfigured(app),
+        preValidation: veriffSigned(app),
         schema: { body: webhookBody, response: replies(NO_PAYLOAD) },
       },
-      async (request) => {
-        const digest = createHash('sha256').update(rawBodies.get(request)!).digest('hex');
-        const [seen] = await app.db.select().from(processedWebhooks).where(eq(processedWebhooks.digest, digest));
-        if (seen) return { message: 'Notificarea a fost deja procesată.', payload: null };
-        const verification = request.body.verification;
-        const [session] = await app.db.select().from(identitySessions).where(eq(identitySessions.sessionId, verification.id));
-        const decision = decisionFromVeriff(verification);
-        if (session && session.provider === 'veriff' && decision) await applyDecision(app, session, decision);
-        await app.db.insert(processedWebhooks).values({ digest, provider: 'veriff' }).onConflictDoNothing();
-        return { message: 'OK', payload: null };
-      },
+      async (request) => ({ message: await handleVeriffDecision(app, request.veriffRawBody!, request.body.verification), payload: null }),
     );
   });
 }) satisfies FastifyPluginAsync;

@@ -18,7 +18,7 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** A payment's states (server/db/schema.ts `payments.status`), shown by their words (`dossier.paymentStatuses`). */
+/** A payment's states (server/db/schema/payments.ts `payments.status`), shown by their words (`dossier.paymentStatuses`). */
 export const PAYMENT_STATUSES = ['open', 'paid', 'cancelled', 'failed'] as const;
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
