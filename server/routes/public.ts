@@ -7,12 +7,12 @@ const publicConfig = obj({
   product_slug: str,
   dashboard_url: str,
   support_widget_url: nullStr,
-  site_url: nullStr,
-  contact_email: nullStr,
+  site_url: str,
+  contact_email: str,
   contact_phone: nullStr,
-  logo_url: nullStr,
-  terms_url: nullStr,
-  privacy_url: nullStr,
+  logo_url: str,
+  terms_url: str,
+  privacy_url: str,
 });
 
 export default (async (app) => {

@@ -1,0 +1,53 @@
+import { TIMELINE_FIELDS, TIMELINE_TYPES } from '../../src/core/timeline';
+
+/** `npm run ops -- help`: the commands, the timeline types with their fields, examples and the settings. */
+export const HELP = [
+  'Operator command: status timeline and trade register documents of a dossier, through the running server.',
+  '',
+  'Usage: npm run ops -- <command> [arguments]',
+  '',
+  '  list [--search text] [--limit n]          dossiers, newest first (search: part of the e-mail; limit: default 100)',
+  '  show <dossier>                            one dossier with its timeline and documents',
+  '  add <dossier> <type> [--date YYYY-MM-DD] [--field value …]',
+  '                                            add a timeline item (date: default today)',
+  '  attach <dossier> <file…>                  attach the trade register\'s documents (the applicant downloads them as documente.zip)',
+  '  finalize <dossier> [--date YYYY-MM-DD]    status "finalized" plus a finalized item (date: default today)',
+  '  download <dossier> [--out folder]         save the PDFs the applicant signed (contract, power of attorney) into folder (default: here)',
+  '  reject <dossier> [--date YYYY-MM-DD]      status "rejected" plus a rejected item (date: default today)',
+  '  ask <dossier> --message "text"            mail the applicant which documents are missing (through the mail queue)',
+  '  staff:add --email E --password P --role operator|editor',
+  '                                            a staff account for the web console (/staff/login): operator = dossiers, editor = preview',
+  '  files:reencrypt                           encrypt stored files still in plain text and rewrap those under an old key',
+  '                                            (FILES_ENCRYPTION_OLD_KEYS) under FILES_ENCRYPTION_KEY; the server also does it at each start',
+  '  erase <e-mail> [--yes]                    an applicant\'s written request for erasure (GDPR art. 17): shows what goes and what the law',
+  '                                            keeps; with --yes erases the account for good and mails the applicant a confirmation',
+  '  retention [--as-of YYYY-MM-DD] [--dry-run]',
+  '                                            the retention job now (the server runs it daily): erases unfinished applications idle past',
+  '                                            RETENTION_UNFINISHED_DAYS (after a warning mail), identity photos, lost applications\' data, kept',
+  '                                            records past their date; one line per application (e-mail, what goes, why). --dry-run: changes',
+  '                                            nothing; --as-of: measure against that day (a day to come only with --dry-run)',
+  '  help                                      this text',
+  '',
+  '<dossier> is the request id (see list) or the applicant\'s e-mail.',
+  '',
+  'Types and their fields (booleans: true/false, da/nu, yes/no, 1/0; dates: YYYY-MM-DD, DD.MM.YYYY or today/azi; * = required):',
+  ...TIMELINE_TYPES.map((type) => {
+    const fields = Object.entries(TIMELINE_FIELDS[type]).map(
+      ([name, f]) => `--${name}${f.required ? '*' : ''} <${f.kind}>${f.default !== undefined ? ` (default ${String(f.default)})` : ''}`,
+    );
+    return `  ${type.padEnd(18)}${fields.length ? fields.join(', ') : '(date only)'}`;
+  }),
+  '',
+  'Examples:',
+  '  npm run ops -- add ion.popescu@exemplu.ro name_reservation --pfa_name "POPESCU ION PFA" --hasNameReservation true',
+  '  npm run ops -- add 12 document_review --isDataComplete false --hasDiploma false',
+  '  npm run ops -- add 12 submitted --finalDossierSubmitted true --estimated_date 2026-12-04',
+  '  npm run ops -- add 12 delayed --estimated_date 2026-12-11 --file_resubmission_date 2026-12-02',
+  '  npm run ops -- attach 12 certificat-inregistrare.pdf rezolutie.pdf',
+  '  npm run ops -- finalize 12 --date 2026-12-05',
+  '  npm run ops -- download 12 --out dosar-12',
+  '',
+  'Server: OPS_URL (default http://localhost:$PORT, PORT default 3000).',
+  'Token: OPS_TOKEN, else the file $DATA_DIR/ops-token (DATA_DIR default ./data) that the server writes at start.',
+  'Operator: OPS_ACTOR (required), your name: the audit log records it for every read and change (the applicant sees it in their data export).',
+].join('\n');
