@@ -1,4 +1,4 @@
-# Ghișeu: the production image (README "Containers"). Three stages: the browser build, the
+# Ghișeu: the production image (docs/operations.md "Containers"). Three stages: the browser build, the
 # production dependencies, and the runtime (Node 20 slim, non-root, NODE_ENV=production).
 
 # 1. The browser app (dist/), built with every dependency.
@@ -34,7 +34,7 @@ COPY schemas ./schemas
 # the Romanian reasons of identity decisions (server/identity/reasons.ts): the texts and the widget names.
 COPY locales ./locales
 COPY widgets/names.json ./widgets/names.json
-# The signed documents' templates (README "Signed documents"), the brand and the legal pages, read at start.
+# The signed documents' templates (docs/flows-and-widgets.md "Signed documents"), the brand and the legal pages, read at start.
 COPY content ./content
 USER node
 EXPOSE 3000

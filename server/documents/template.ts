@@ -1,5 +1,5 @@
 /**
- * The text templates of the signed documents (content/documents/*.md, README "Signed documents"):
+ * The text templates of the signed documents (content/documents/*.md, docs/flows-and-widgets.md "Signed documents"):
  * plain text that staff edit, with a few Markdown-like marks and {{placeholders}}.
  *
  *   # Title                       the document's title (large, once, at the top)

@@ -37,7 +37,7 @@ export async function cleanUpload(data: Buffer, contentType: string, field: stri
 
 /**
  * Stores the bytes under a new random key and records the file as the user's. Images lose their
- * metadata first (README "Personal data"), unless the caller already passed them through
+ * metadata first (docs/architecture.md "Headers, personal data, logs"), unless the caller already passed them through
  * `cleanUpload` (`clean: true`); `field` names the form field of a 422 for an unreadable image.
  */
 export async function saveFile(

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 
 /**
- * What the server log must never hold (README "Logging"): tokens (Authorization, cookies, links
+ * What the server log must never hold (docs/architecture.md "Headers, personal data, logs"): tokens (Authorization, cookies, links
  * with a token in their path or query), passwords, CNPs. Fastify logs each request's method and
  * URL and every 5xx error; these options mask the URL, redact headers and body fields wherever
  * they appear, and strip the bound parameters and row details that database errors carry.

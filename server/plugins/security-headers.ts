@@ -61,7 +61,7 @@ export function isUncacheable(url: string): boolean {
 }
 
 /**
- * The security headers of every answer (README "Headers"). Hand-written rather than
+ * The security headers of every answer (docs/architecture.md "Headers, personal data, logs"). Hand-written rather than
  * @fastify/helmet: helmet has no Permissions-Policy, and the CSP belongs on HTML answers only.
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: AppConfig): void {

@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../db/changes';
 
 /**
  * The in-process cache of `GET /api/registration/open` and `…/existing/open` (issue 14: a read
- * answered from memory when nothing changed). README "API performance" says the same in prose.
+ * answered from memory when nothing changed). docs/decisions/0004-read-cache.md says the same in prose.
  *
  * - Key: the flow's registration type and the SHA-256 of the bearer token (the secret is never kept).
  *   The answer depends on nothing else: its `message` is empty in every language, and the route's

@@ -6,7 +6,7 @@ import { EncryptingStorage, FileDecryptionError, type ReencryptOutcome } from '.
 import { STORAGE_KEY, type FileStorage } from './storage';
 
 /**
- * The re-encryption job (README "Configuration", FILES_ENCRYPTION_KEY): every stored file is rewritten under the
+ * The re-encryption job (docs/operations.md "Stored files", FILES_ENCRYPTION_KEY): every stored file is rewritten under the
  * current master key when it is still in plain text (stored before encryption) or under an old key
  * (FILES_ENCRYPTION_OLD_KEYS, after a rotation). It runs in the background at each start
  * (server/plugins/storage.ts) and on demand (`npm run ops -- files:reencrypt`).

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { STORAGE_READ_FAILED, StorageUnavailableError, checkKey, type FileStorage } from './storage';
 
 /**
- * Encryption at rest of every stored file (DESIGN.md "Personal data"; README "Configuration",
+ * Encryption at rest of every stored file (DESIGN.md "Personal data"; docs/operations.md "Stored files",
  * FILES_ENCRYPTION_KEY): identity photos, selfies, documents, signatures, signed PDFs and the trade register's
  * documents all go through `app.storage`, which is an `EncryptingStorage` over the local folder, the
  * S3 bucket or memory.

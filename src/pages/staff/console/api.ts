@@ -5,7 +5,7 @@ import { isBillingTimelineType, type TimelineItem } from '@/core/timeline';
 import { staffFetchBlob, staffRequest } from '../api';
 
 /**
- * The operator console's calls to the staff API (`/api/staff/*`, see README "For operators"),
+ * The operator console's calls to the staff API (`/api/staff/*`, see docs/operations.md "The operator console"),
  * through the staff pages' client (../api.ts: the staff session's token only, ApiError with the
  * 422 field errors, a 401 ends the staff session).
  */
