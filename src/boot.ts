@@ -1,5 +1,5 @@
 import { afterPaint } from '../widgets/shared/afterPaint';
-import { askForStepShell } from './early-requests';
+import { askForStepShell } from './shared/api/ahead';
 
 /**
  * The app's entry (index.html). A step page comes with the step's shell prerendered
@@ -11,6 +11,6 @@ import { askForStepShell } from './early-requests';
  * the next frame (`afterPaint`: a hidden tab, which draws no frames, waits 100 ms at most).
  */
 const shell = document.getElementById('shell');
-// A step page asks for its request now, while its scripts are still arriving (src/early-requests.ts).
+// A step page asks for its request now, while its scripts are still arriving (src/shared/api/ahead.ts).
 if (shell) askForStepShell(shell);
 void (shell ? afterPaint() : Promise.resolve()).then(() => import('./main'));

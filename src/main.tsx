@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { CONFIG_PATH, takeEarly } from './early-requests';
+import { CONFIG_PATH, takeAhead } from './shared/api/ahead';
 import { preloadConfig } from './shared/api/hooks';
 import { createI18n, setLanguage } from './shared/i18n';
 import { DEFAULT_LANGUAGE, storedLanguage } from './shared/language';
@@ -26,8 +26,8 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * that chunk is evaluated).
  */
 async function start() {
-  // The settings a step page's entry asked for (src/early-requests.ts), for the first `useConfig`.
-  const earlyConfig = takeEarly(CONFIG_PATH, session.token());
+  // The settings a step page's entry asked for ahead (src/shared/api/ahead.ts), for the first `useConfig`.
+  const earlyConfig = takeAhead(CONFIG_PATH, session.token());
   if (earlyConfig) preloadConfig(earlyConfig);
   await nextTask();
   const router = createBrowserRouter(routes);

@@ -52,7 +52,7 @@ export function stepShellPaths(): string[] {
 }
 
 /**
- * What a step page's entry asks the API for before the app has loaded (src/early-requests.ts), for a
+ * What a step page's entry asks the API for before the app has loaded (src/shared/api/ahead.ts), for a
  * user of the flow's registration type: the request of the flow whose step `pathname` is, and the
  * applicant's own data its widgets ask for with it (their `prefetch`, as the flow file names them:
  * the identity session, the overview's data; `AHEAD_CALLS`), found by running their `prefetch` here.

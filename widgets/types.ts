@@ -2,6 +2,9 @@
  * What custom widgets and fields receive from the engine through rjsf's `formContext`: services
  * instead of imports, so widgets never reach into the app and are testable with fakes.
  */
+import type { ComponentType } from 'react';
+import type { City, CompanyInfo, County, MailingAddress, OfficeService, Profile, RegistrationRequest } from '@/core/api-types';
+
 export interface Activity {
   id: number;
   code: string;
@@ -25,8 +28,6 @@ export interface MaritalStatus {
 
 /** Counties and cities of the nomenclature (`GET /api/nomenclature/county|city/index/{offset}/{limit}`). */
 export type { City, County } from '@/core/api-types';
-import type { ComponentType } from 'react';
-import type { City, CompanyInfo, County, RegistrationRequest } from '@/core/api-types';
 
 /** County and city lookups for the address pickers (spec 000 §9: counties limit 42, cities paged 25). */
 export interface PlacesService {
@@ -51,27 +52,7 @@ export interface AddressValues {
 }
 
 /** The profile of a request as the server returns it (identity data and home address). */
-export interface Profile {
-  first_name?: string | null;
-  last_name?: string | null;
-  personal_code?: string | null;
-  place_of_birth?: string | null;
-  county_id?: number | null;
-  county?: string | null;
-  city_id?: number | null;
-  city?: string | null;
-  street?: string | null;
-  number?: string | null;
-  building?: string | null;
-  entrance?: string | null;
-  floor?: string | null;
-  apartment?: string | null;
-  postal_code?: string | null;
-  address_1?: string | null;
-  address_2?: string | null;
-  /** The home address as read from the identity card by the provider, when it read one (issue 31). */
-  document_address?: string | null;
-}
+export type { Profile } from '@/core/api-types';
 
 /** Upload contexts of an identity session, in their order (spec 000 §3 "Identity session"). */
 export const IDENTITY_CONTEXTS = ['document-front', 'document-back', 'face'] as const;
@@ -128,7 +109,6 @@ export interface MediaFile {
 
 /** The correspondence address (spec 001 §3 "Mailing address"). */
 export type { MailingAddress } from '@/core/api-types';
-import type { MailingAddress } from '@/core/api-types';
 
 /** The values `POST /api/mailing-address` takes. */
 export type MailingAddressValues = Omit<MailingAddress, 'county' | 'city' | 'county_id' | 'city_id'> & { county_id: number | null; city_id: number | null };
@@ -201,19 +181,24 @@ export interface CaenService {
 
 /**
  * What a widget module may ask for ahead (its `prefetch` export, `WidgetModule`): the step page asks
- * while the step's request is on its way, and the widget, once it mounts, takes the same answer
- * (src/pages/flow/step-services.ts):
- * - the option lists of the nomenclatures, the same for every applicant: one answer per list;
+ * while the step's request is on its way (src/pages/flow/step-services.ts `stepAhead`, through the
+ * app's one way of fetching ahead: src/shared/api/ahead.ts), and the widget's service call, once it
+ * mounts, takes that answer:
+ * - the option lists of the nomenclatures (`StepServices.lostReasons`, …), the same for every applicant;
  * - `lastIdentitySession`, the applicant's last identity session: the identity service's next
  *   `lastSession()` takes that answer, once (later calls ask again). The flow's step page asks it
  *   ahead when it opens (src/pages/flow/FlowStepsPage.tsx); the wizard's preload of the request's
- *   current step does not (the widget mounts right after).
+ *   current step does not (the widget mounts right after);
+ * - `overview`, the overview step's data (`caen.overview()`), likewise.
+ * The answer each call resolves to is not for the widget: it only says the call was made.
  */
-export type StepLists = Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'> & {
+export interface StepLists {
+  lostReasons(): Promise<unknown>;
+  activities(): Promise<unknown>;
+  maritalStatuses(): Promise<unknown>;
   lastIdentitySession?(): Promise<unknown>;
-  /** The overview step's data (`caen.overview()`), asked for with the step's request. */
   overview?(): Promise<unknown>;
-};
+}
 
 /**
  * A module of widgets/names.json: its component, and optionally `prefetch`, which asks for the lists
@@ -288,14 +273,11 @@ export interface StepFormContext {
   partner: PartnerOffer;
   /** The existing PFA found by its fiscal code ("Te-am găsit"), null before. */
   company: CompanyInfo | null;
-  /** Leaves the wizard for a named route (src/core/routes.ts, e.g. `register-questionnaire-info`): widgets never use window.location. */
-  navigate(routeName: string): void;
   /** Leaves the app for another site (an office popup's service), as the pricing step leaves for the payment page. */
   leaveFor(url: string): void;
 }
 
 export type { OfficeService } from '@/core/api-types';
-import type { OfficeService } from '@/core/api-types';
 
 /** The applicant's partner and its prices (`partner` of the request); `stripe_id` is what the pricing step submits. */
 export type PartnerOffer = Pick<RegistrationRequest['partner'], 'name' | 'is_unaffiliated' | 'description' | 'footnote' | 'prices'>;

@@ -2,7 +2,7 @@ import { redirect } from 'react-router';
 import type { RegistrationTypeValue } from '@/core/registration';
 import { signInThenReturnTo, STATIC_ROUTES, type AccountRouteName } from '@/core/routes';
 import { flowPath, signedInGuestTarget } from '@/core/session';
-import { DASHBOARD_REDIRECT_PATH, takeEarly } from '@/early-requests';
+import { DASHBOARD_REDIRECT_PATH, takeAhead } from '@/shared/api/ahead';
 import { api } from '@/shared/api/client';
 import { parseCookies } from '@/shared/cookies';
 import { session } from '@/shared/session';
@@ -56,9 +56,9 @@ export function accountLoader(name: AccountRouteName) {
  * the user stay.
  */
 async function belongsOnDashboard(): Promise<boolean> {
-  // A step page's document asked already (src/early-requests.ts): the first check takes that answer,
+  // A step page's document asked already (src/shared/api/ahead.ts): the first check takes that answer,
   // before the cookie, which that very answer may have set meanwhile.
-  const early = takeEarly(DASHBOARD_REDIRECT_PATH, session.token());
+  const early = takeAhead(DASHBOARD_REDIRECT_PATH, session.token());
   if (!early && parseCookies(document.cookie).some((c) => c.key === 'dashboard_redirect' && c.value === '0')) return false;
   try {
     return (await (early ? api.receive<boolean>(early) : api.get<boolean>(DASHBOARD_REDIRECT_PATH))) === true;

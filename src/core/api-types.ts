@@ -184,6 +184,33 @@ export interface CompanyCaen {
   equivalents: CaenClass[];
 }
 
+/**
+ * The profile of a request as the server returns it (identity data and home address): what the
+ * identity decision and the address form wrote (spec 001 §3). Every field may be missing. A type,
+ * not an interface: a profile is also any record of strings (the staff console lists its fields).
+ */
+export type Profile = {
+  first_name?: string | null;
+  last_name?: string | null;
+  personal_code?: string | null;
+  place_of_birth?: string | null;
+  county_id?: number | null;
+  county?: string | null;
+  city_id?: number | null;
+  city?: string | null;
+  street?: string | null;
+  number?: string | null;
+  building?: string | null;
+  entrance?: string | null;
+  floor?: string | null;
+  apartment?: string | null;
+  postal_code?: string | null;
+  address_1?: string | null;
+  address_2?: string | null;
+  /** The home address as read from the identity card by the provider, when it read one (issue 31). */
+  document_address?: string | null;
+};
+
 /** The wizard request as GET/POST registration/open and every step call return it. */
 export interface RegistrationRequest {
   id: number;
@@ -193,7 +220,7 @@ export interface RegistrationRequest {
   status: string;
   lost_reason: string | null;
   form_data: Record<string, unknown>;
-  profile: Record<string, unknown>;
+  profile: Profile;
   media: Record<string, unknown>;
   paid: boolean;
   paid_at: string | null;

@@ -5,7 +5,7 @@ import { planSubmit, readPointer, requestContext, storedStepData, type FlowStep,
 import { routePath } from '@/core/routes';
 import type { RegistrationRequest } from '@/core/api-types';
 import { fields, widgets } from '../../widgets/registry';
-import type { Profile, StepFormContext, StepServices } from '../../widgets/types';
+import type { StepFormContext, StepServices } from '../../widgets/types';
 import { isEngineError, type EngineApi } from './api';
 import { StepForm } from './StepForm';
 import { StepIntro } from './StepIntro';
@@ -91,7 +91,7 @@ export function StepRunner({ flow, step, request, api, services, onRequest, onLe
     () => ({
       services,
       stepId: step.id,
-      profile: request.profile as Profile,
+      profile: request.profile,
       media: request.media as StepFormContext['media'],
       mailingAddress: request.mailing_address as StepFormContext['mailingAddress'],
       navigate: (routeName) => leave.current(routePath(routeName, flow.registrationType, [flow]) ?? '/'),

@@ -1,8 +1,8 @@
-import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Spinner, Stack } from '@chakra-ui/react';
 import { routePath } from '@/core/routes';
-import { currentStep, guardDecision, progress, requestContext, resolveFlow, stepByPath, type Flow, type ResolvedFlow } from '@/core/flow';
+import { currentStep, guardDecision, progress, stepByPath, type Flow, type ResolvedFlow } from '@/core/flow';
 import type { RegistrationRequest } from '@/core/api-types';
 import { revealWhenDrawn } from '@/shared/shell';
 import type { RegistrationTypeValue } from '@/core/registration';
@@ -10,6 +10,7 @@ import type { StepServices } from '../../widgets/types';
 import type { EngineApi } from './api';
 import { FLOWS } from './flows';
 import { preloadCurrentStep } from './preload';
+import { requestFlow } from './request-flow';
 import { StepRunner } from './StepRunner';
 import { StepPosition } from './StepIntro';
 
@@ -20,10 +21,11 @@ export interface WizardProps {
   api: EngineApi;
   services: StepServices;
   /**
-   * The request, already asked for (`GET` of the flow's `api.open`) by the page while its other
-   * chunks load; without it the wizard asks when it mounts.
+   * How the wizard asks for the request when it mounts: the page's own way (the answer it asked for
+   * ahead while its other chunks loaded, src/pages/flow/FlowStepsPage.tsx); without it `GET` of the
+   * flow's `api.open`.
    */
-  initialRequest?: Promise<RegistrationRequest>;
+  openRequest?(): Promise<RegistrationRequest>;
   /** Told when the server says the user took a stale step (another tab, a double click). */
   onStale?(): void;
   /** The position, for the wrapper's progress bar. */
@@ -40,7 +42,7 @@ export interface WizardProps {
  * reports the progress and runs the step. Memoized: the wrapper's progress bar re-rendering above
  * it does not re-render the step form (give it stable callbacks).
  */
-export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, api, services, initialRequest, onStale, onProgress, onLeave, onRedirect }: WizardProps) {
+export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, api, services, openRequest, onStale, onProgress, onLeave, onRedirect }: WizardProps) {
   const flow = flowFile ?? FLOWS[registrationType];
   const location = useLocation();
   const navigate = useNavigate();
@@ -49,7 +51,7 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
 
   useEffect(() => {
     let live = true;
-    (initialRequest ?? api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)).then(
+    (openRequest ? openRequest() : api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`)).then(
       // The current step's validator and widgets arrive before its first render: one render, not three.
       // In a transition, as the app's first render (src/main.tsx): React renders the step (rjsf, the
       // widgets' Chakra trees) in slices of ~5 ms instead of one long task (issue 14, TBT); the page's
@@ -65,14 +67,15 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
     };
     // The services are the page's, made once: not a reason to ask for the request again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, flow, initialRequest]);
+  }, [api, flow, openRequest]);
 
   // The page's prerendered shell (src/shared/shell.ts) gives way once the wizard has drawn the step
   // (its widgets' options too: no spinner left), or the load error.
   const settled = failed || request !== null;
   useLayoutEffect(() => (settled ? revealWhenDrawn() : undefined), [settled]);
 
-  const resolved: ResolvedFlow | null = useMemo(() => (request ? resolveFlow(flow, requestContext(request)) : null), [flow, request]);
+  // The flow as the server's answer has it (its variants), resolved once per answer.
+  const resolved: ResolvedFlow | null = request ? requestFlow(flow, request) : null;
   const routeStep = resolved ? stepByPath(resolved, location.pathname) : null;
   const shown = resolved && routeStep && request && routeStep.id === request.steps.current.identifier ? progress(resolved, routeStep.id) : null;
 
@@ -88,7 +91,7 @@ export const Wizard = memo(function Wizard({ registrationType, flow: flowFile, a
       if (options?.stale) onStale?.();
       // The answer names where the request stands: go there (the guard would too, but not from an unguarded step).
       if (next.paid && flow.paidRoute) return;
-      const current = currentStep(resolveFlow(flow, requestContext(next)), next.step);
+      const current = currentStep(requestFlow(flow, next), next.step);
       if (current.path !== location.pathname) navigate(current.path, { replace: true });
     },
     [onStale, flow, location.pathname, navigate],

@@ -1,7 +1,8 @@
-import { currentStep, requestContext, resolveFlow, stepByPath, type Flow, type FlowStep } from '@/core/flow';
+import { currentStep, stepByPath, type Flow, type FlowStep } from '@/core/flow';
 import type { RegistrationRequest } from '@/core/api-types';
 import { preloadStepComponents } from '../../widgets/registry';
 import type { StepLists } from '../../widgets/types';
+import { requestFlow } from './request-flow';
 import { stepValidator } from './validators';
 
 /**
@@ -29,10 +30,10 @@ export function preloadStepAt(flow: Flow, pathname: string, lists?: StepLists): 
   return step ? preloadStep(step, lists) : Promise.resolve();
 }
 
-/** The step the server says the request is at, with the request's variants applied. */
+/** The step the server says the request is at, with the variants the server applied (`requestFlow`). */
 export function preloadCurrentStep(flow: Flow, request: RegistrationRequest, lists?: StepLists): Promise<void> {
   try {
-    return preloadStep(currentStep(resolveFlow(flow, requestContext(request)), request.step), lists);
+    return preloadStep(currentStep(requestFlow(flow, request), request.step), lists);
   } catch {
     return Promise.resolve();
   }

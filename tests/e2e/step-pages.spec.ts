@@ -203,7 +203,7 @@ test('a step page loads the address pickers’ scripts only where a widget of th
   expect((await scripts('/infiintare-pfa/1')).filter((script) => /\/ServerCombobox-/.test(script))).toHaveLength(1);
 });
 
-/** A step whose widget draws the applicant's own data: its shell names the call (the widget's `prefetch`), the page's entry asks (src/early-requests.ts). */
+/** A step whose widget draws the applicant's own data: its shell names the call (the widget's `prefetch`), the page's entry asks (src/shared/api/ahead.ts). */
 const ASKED_AHEAD = [
   {
     name: 'the identity step’s last session',

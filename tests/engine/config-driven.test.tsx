@@ -64,7 +64,7 @@ describe('editing JSON changes the page', () => {
       });
     });
     const partner = { slug: 'partener-nou', is_unaffiliated: false, name: 'Partener nou' };
-    const { api } = fakeApi(request('requesting-company-step-8', {}, partner));
+    const { api } = fakeApi(request('requesting-company-step-8', {}, partner), {}, flow);
     const { unmount } = renderAt('/infiintare-pfa/8', <Wizard registrationType={2} flow={flow} api={api} services={fakeServices()} />);
     expect(await screen.findByRole('heading', { level: 1, name: t('steps:questionnaire.title') })).toBeTruthy();
     // Their guidance too (the step's prerendered shell keeps the base one: tests/scripts/prerender.test.ts).

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
@@ -6,6 +6,9 @@ import { Wizard } from '@/engine/Wizard';
 import { preloadCurrentStep, preloadStep, preloadStepAt } from '@/engine/preload';
 import { loadedValidator } from '@/engine/validators';
 import { FLOWS } from '@/engine/flows';
+import { requestFlow } from '@/engine/request-flow';
+import { currentStep } from '@/core/flow';
+import type { RegistrationRequest } from '@/core/api-types';
 import { fakeApi, fakeServices, renderAt, request, t } from './render';
 import { fields, lazyComponent, preloadStepComponents, widgets } from '../../widgets/registry';
 
@@ -42,12 +45,26 @@ describe('step preloading (the validator and widgets arrive with the request)', 
     expect(loadedValidator('icredit-office.json')).not.toBeNull();
   });
 
-  it('uses the request the page already asked for instead of asking again', async () => {
+  it('asks for the request the page’s way (the answer it asked for ahead) instead of asking again', async () => {
     const { api } = fakeApi(request('requesting-company-step-4'));
-    const initialRequest = Promise.resolve(request('requesting-company-step-4'));
-    renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} initialRequest={initialRequest} />);
+    const openRequest = vi.fn(() => Promise.resolve(request('requesting-company-step-4')));
+    renderAt('/infiintare-pfa/4', <Wizard registrationType={2} api={api} services={fakeServices()} openRequest={openRequest} />);
     expect(await screen.findByRole('heading', { level: 1, name: t('steps:civilStatus.title') })).toBeTruthy();
+    expect(openRequest).toHaveBeenCalledTimes(1);
     expect(api.get).not.toHaveBeenCalled();
+  });
+
+  it('resolves the flow with the variants the server applied, not decided again in the browser', async () => {
+    const schemaAt = (answer: RegistrationRequest) => currentStep(requestFlow(FLOWS[2], answer), answer.step).schema;
+    // The server's answer says the credit partner's variant applies (its branch-office step)…
+    const credit = { ...request('requesting-company-step-6'), variants: ['icredit'] };
+    expect(schemaAt(credit)).toBe('icredit-office.json');
+    expect(requestFlow(FLOWS[2], credit).variants).toEqual(['icredit']);
+    // …or that none does, whatever the partner would make the browser decide.
+    const none = { ...request('requesting-company-step-6', {}, { slug: 'icredit', is_unaffiliated: false, name: 'iCredit' }), variants: [] };
+    expect(schemaAt(none)).not.toBe('icredit-office.json');
+    // Once per answer: the same answer, the same resolved flow.
+    expect(requestFlow(FLOWS[2], credit)).toBe(requestFlow(FLOWS[2], credit));
   });
 });
 

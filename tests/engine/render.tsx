@@ -8,6 +8,7 @@ import type { DossierService, IdentityContext, IdentityService, IdentitySession,
 import type { EngineApi } from '@/engine/api';
 import type { RegistrationRequest } from '@/core/api-types';
 import { FLOWS } from '@/engine/flows';
+import { requestContext, resolveFlow, type Flow } from '@/core/flow';
 
 /** `t` over the real Romanian step copy, with {{var}} interpolation. */
 export function t(key: string, vars: Record<string, unknown> = {}): string {
@@ -216,10 +217,21 @@ export function renderAt(path: string, element: ReactElement, routePattern = '/*
 
 const ORDER = Array.from({ length: 10 }, (_, i) => `requesting-company-step-${i}`);
 
-/** A new-PFA request at `step`, as GET /api/registration/open answers it. */
-export function request(step: string, formData: Record<string, unknown> = {}, partner = { slug: 'neafiliat', is_unaffiliated: true, name: 'Standard' }): RegistrationRequest {
+/**
+ * `answer` with the variants the server applies to it (`variants`: server/registration/serialize.ts
+ * resolves the flow file for the request), as the wizard reads them: a fake answer says what the
+ * server would. `flow`: the flow file the server runs, default the bundled one of the request's type.
+ */
+export function withServerVariants<T>(answer: T, flow?: Flow): T {
+  if (!answer || typeof answer !== 'object' || !('partner' in answer) || !('form_data' in answer)) return answer;
+  const r = answer as unknown as RegistrationRequest;
+  return { ...answer, variants: resolveFlow(flow ?? FLOWS[r.registration_type], requestContext(r)).variants };
+}
+
+/** A new-PFA request at `step`, as GET /api/registration/open answers it (with its variants, of `flow`: default the bundled file). */
+export function request(step: string, formData: Record<string, unknown> = {}, partner = { slug: 'neafiliat', is_unaffiliated: true, name: 'Standard' }, flow?: Flow): RegistrationRequest {
   const i = ORDER.indexOf(step);
-  return {
+  return withServerVariants<RegistrationRequest>({
     id: 1,
     registration_type: 2,
     step,
@@ -243,19 +255,22 @@ export function request(step: string, formData: Record<string, unknown> = {}, pa
     },
     variants: [],
     partner: { id: 1, description: null, footnote: null, prices: [], ...partner },
-  };
+  }, flow);
 }
 
-/** An EngineApi answering GET with `initial` and each POST with `answers[url]`; records the POSTs. */
-export function fakeApi(initial: RegistrationRequest, answers: Record<string, (body: any) => unknown> = {}) {
+/**
+ * An EngineApi answering GET with `initial` and each POST with `answers[url]`; records the POSTs. A
+ * request it answers carries the variants the server would apply (`withServerVariants`, of `flow`).
+ */
+export function fakeApi(initial: RegistrationRequest, answers: Record<string, (body: any) => unknown> = {}, flow?: Flow) {
   const calls: { url: string; body: unknown }[] = [];
   const api: EngineApi = {
-    get: vi.fn(async () => initial) as EngineApi['get'],
+    get: vi.fn(async () => withServerVariants(initial, flow)) as EngineApi['get'],
     post: vi.fn(async (url: string, body?: unknown) => {
       calls.push({ url, body });
       const answer = answers[url];
       if (!answer) throw new Error(`unexpected POST ${url}`);
-      return answer(body);
+      return withServerVariants(await answer(body), flow);
     }) as EngineApi['post'],
   };
   return { api, calls };

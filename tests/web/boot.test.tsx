@@ -46,7 +46,7 @@ describe('the app entry (src/boot.ts)', () => {
     expect(started).toHaveBeenCalledTimes(1);
   });
 
-  it('on a step page, asks for the step’s request before the app is even evaluated (src/early-requests.ts)', async () => {
+  it('on a step page, asks for the step’s request before the app is even evaluated (src/shared/api/ahead.ts)', async () => {
     localStorage.setItem('user', JSON.stringify({ id: 7, access_token: 'jeton', registration_type: 2 }));
     const fetch = vi.fn(() => new Promise<Response>(() => undefined));
     vi.stubGlobal('fetch', fetch);

@@ -6,6 +6,7 @@ import type { AddressValues, Profile } from '../../widgets/types';
 import { t } from '../engine/render';
 import { textPattern } from '../copy';
 import { choose, renderUi, spyPlaces } from './helpers';
+import userInfo from '../../schemas/user-info.json';
 
 
 const FULL: Profile = {
@@ -49,6 +50,14 @@ async function fillRequired(user: ReturnType<typeof userEvent.setup>, withPlaceO
 }
 
 describe('AddressForm', () => {
+  it('requires what schemas/user-info.json requires (the body schema of update-user-info), and no other text field', () => {
+    setup();
+    const labels: Record<string, string> = { first_name: 'firstName', last_name: 'lastName', street: 'street', number: 'number', building: 'building', entrance: 'entrance', floor: 'floor', apartment: 'apartment', postal_code: 'postalCode' };
+    for (const [key, label] of Object.entries(labels)) {
+      expect((field(t(`steps:address.${label}`)) as HTMLInputElement).required, key).toBe(userInfo.required.includes(key));
+    }
+  });
+
   it('names every input with its Romanian label', () => {
     setup({ withPlaceOfBirth: true });
     for (const label of [t('steps:address.firstName'), t('steps:address.lastName'), t('steps:address.placeOfBirth'), t('steps:address.street'), t('steps:address.number'), t('steps:address.building'), t('steps:address.entrance'), t('steps:address.floor'), t('steps:address.apartment'), t('steps:address.postalCode')]) {

@@ -4,6 +4,7 @@ import type { AddressValues, MailingAddress, MailingAddressValues, PlacesService
 import { CityPicker, CountyPicker } from '../county-city';
 import { FieldErrors } from '../shared/FieldErrors';
 import { ADDRESS_FIELD_LABELS, type AddressFieldKey } from './labels';
+import userInfo from '../../schemas/user-info.json';
 
 interface CommonProps {
   places: PlacesService;
@@ -45,25 +46,34 @@ type Values = Partial<Record<TextKey, string>> & { county_id: number | null; cit
 /** The locale key of each field's label. */
 const LABELS = ADDRESS_FIELD_LABELS;
 
-/** The address part, shared by both forms. */
+/**
+ * What the server requires of an address (schemas/user-info.json `required`, the body schema of
+ * `POST /api/registration/update-user-info`; spec 000 §5: first name, last name, county, city, street,
+ * number): the form asks the same before "Salvează" is enabled. The correspondence address
+ * (`POST /api/mailing-address`) asks the same of its contact names and its address; its phone is
+ * optional. The place of birth is the form's own rule: required when shown (the identity step).
+ */
+const REQUIRED = new Set<string>(userInfo.required);
+
+/** The address part, shared by both forms, in form order. */
 const ADDRESS: Key[] = ['county_id', 'city_id', 'street', 'number', 'building', 'entrance', 'floor', 'apartment', 'postal_code'];
-const OPTIONAL_ADDRESS: TextKey[] = ['building', 'entrance', 'floor', 'apartment', 'postal_code'];
+const ADDRESS_TEXT = ADDRESS.filter((key): key is TextKey => key !== 'county_id' && key !== 'city_id');
+const requiredAddress = ADDRESS.filter((key) => REQUIRED.has(key));
+const namesRequired = REQUIRED.has('first_name') && REQUIRED.has('last_name');
 
 /**
  * Each form's fields in form order (the first field in it with a server error is scrolled into
- * view) and its required ones. Spec 000 §5: required are first name, last name, county, city,
- * street, number (+ place of birth when shown); the correspondence address asks the same of its
- * contact names, the phone is optional.
+ * view) and its required ones.
  */
 const FORMS = {
   home: {
     names: ['first_name', 'last_name', 'place_of_birth'] as TextKey[],
-    required: ['first_name', 'last_name', 'county_id', 'city_id', 'street', 'number'] as Key[],
+    required: (['first_name', 'last_name'] as Key[]).filter((key) => REQUIRED.has(key)).concat(requiredAddress),
     legend: 'steps:address.title',
   },
   correspondence: {
     names: ['contact_first_name', 'contact_last_name', 'contact_phone'] as TextKey[],
-    required: ['contact_first_name', 'contact_last_name', 'county_id', 'city_id', 'street', 'number'] as Key[],
+    required: (namesRequired ? (['contact_first_name', 'contact_last_name'] as Key[]) : []).concat(requiredAddress),
     legend: 'steps:mailingAddress.formTitle',
   },
 };
@@ -80,7 +90,7 @@ const AUTOCOMPLETE: Partial<Record<TextKey, string>> = {
 
 /** A form's starting values from the profile or a saved correspondence address ('' or null for what is missing). */
 function initialValues(form: (typeof FORMS)[keyof typeof FORMS], source: Partial<Record<Key, string | number | null>>): Values {
-  const text = [...form.names, ...OPTIONAL_ADDRESS, 'street', 'number'] as TextKey[];
+  const text = [...form.names, ...ADDRESS_TEXT];
   return {
     ...Object.fromEntries(text.map((key) => [key, String(source[key] ?? '')])),
     county_id: typeof source.county_id === 'number' ? source.county_id : null,
@@ -101,40 +111,17 @@ function trimmed(values: Values): Values {
   return out;
 }
 
+/** The home address as `POST /api/registration/update-user-info` takes it: every text field, empty when left so. */
 function toHomeValues(values: Values): AddressValues {
-  const text = (key: TextKey) => values[key] ?? '';
-  return {
-    first_name: text('first_name'),
-    last_name: text('last_name'),
-    county_id: values.county_id,
-    city_id: values.city_id,
-    street: text('street'),
-    number: text('number'),
-    building: text('building'),
-    entrance: text('entrance'),
-    floor: text('floor'),
-    apartment: text('apartment'),
-    postal_code: text('postal_code'),
-    place_of_birth: text('place_of_birth'),
-  };
+  const text = Object.fromEntries([...FORMS.home.names, ...ADDRESS_TEXT].map((key) => [key, values[key] ?? '']));
+  return { ...text, county_id: values.county_id, city_id: values.city_id } as AddressValues;
 }
 
+/** The correspondence address as `POST /api/mailing-address` takes it: an optional field left empty is null. */
 function toCorrespondenceValues(values: Values): MailingAddressValues {
-  const optional = (key: TextKey) => values[key] || null;
-  return {
-    contact_first_name: values.contact_first_name ?? '',
-    contact_last_name: values.contact_last_name ?? '',
-    contact_phone: optional('contact_phone'),
-    county_id: values.county_id,
-    city_id: values.city_id,
-    street: values.street ?? '',
-    number: values.number ?? '',
-    building: optional('building'),
-    entrance: optional('entrance'),
-    floor: optional('floor'),
-    apartment: optional('apartment'),
-    postal_code: optional('postal_code'),
-  };
+  const { required, names } = FORMS.correspondence;
+  const text = Object.fromEntries([...names, ...ADDRESS_TEXT].map((key) => [key, required.includes(key) ? (values[key] ?? '') : values[key] || null]));
+  return { ...text, county_id: values.county_id, city_id: values.city_id } as MailingAddressValues;
 }
 
 /**
@@ -266,7 +253,7 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
               setNames({ county: name, city: '' });
             }}
             error={errors.county_id}
-            required
+            required={REQUIRED.has('county_id')}
             places={places}
             t={t}
           />
@@ -286,13 +273,11 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
               setNames((previous) => ({ ...previous, city: name }));
             }}
             error={errors.city_id}
-            required
+            required={REQUIRED.has('city_id')}
             places={places}
             t={t}
           />
-          {textField('street')}
-          {textField('number')}
-          {OPTIONAL_ADDRESS.map((key) => textField(key))}
+          {ADDRESS_TEXT.map((key) => textField(key))}
         </SimpleGrid>
       </Fieldset.Content>
 

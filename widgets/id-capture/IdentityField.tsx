@@ -8,7 +8,7 @@ import { HomeAddress } from './HomeAddress';
 import { CONTEXT_KEYS, profileComplete } from './identity-rules';
 import type { IdentityUploads } from './useIdentityUploads';
 import { useIdentitySession } from './useIdentitySession';
-import { useMediaQuery } from './useMediaQuery';
+import { useMediaQuery } from '../shared/useMediaQuery';
 
 export { PHOTO_POLL_MS, profileComplete, SESSION_LOST_RELOAD_MS, STATUS_POLL_MS } from './identity-rules';
 

@@ -25,12 +25,14 @@ export interface ResolvedFlow extends Omit<Flow, 'variants'> {
 /**
  * The flow for one request: variants whose condition holds are applied in file order (a `null`
  * patch, `skip: true` or `done: true` drops a step), then steps whose `when` fails are dropped.
+ * `variants`, when given, names the variants to apply instead of their conditions: those the server
+ * applied to the request (`RegistrationRequest.variants`), so the browser never decides them again.
  */
-export function resolveFlow(flow: Flow, context: FlowContext): ResolvedFlow {
+export function resolveFlow(flow: Flow, context: FlowContext, variants?: readonly string[]): ResolvedFlow {
   const applied: string[] = [];
   let steps = flow.steps.map((s) => ({ ...s }));
   for (const variant of flow.variants ?? []) {
-    if (!evaluate(variant.when, context)) continue;
+    if (variants ? !variants.includes(variant.id) : !evaluate(variant.when, context)) continue;
     applied.push(variant.id);
     steps = steps.map((step) => {
       if (!(step.id in variant.steps)) return step;

@@ -20,51 +20,37 @@ import type { StepServices } from '../../../widgets/types';
 import { createStepServices, stepAhead } from './step-services';
 import { NotFoundMessage } from '@/pages/NotFoundPage';
 import { shellRoute } from '@/shared/shell';
-import { takeEarly } from '@/early-requests';
-
-interface Opening {
-  flow: Flow;
-  pathname: string;
-  request: Promise<RegistrationRequest>;
-}
+import { askAhead, takeAhead } from '@/shared/api/ahead';
 
 /** The flow's own address or one of its step addresses (any variant's): anything else is a 404 (spec 000 §2.3). */
 const isFlowAddress = (flow: Flow, pathname: string) => pathname.replace(/\/+$/, '') === flow.basePath || stepByPath(flow, pathname) !== null;
 
 /**
- * Asks, side by side, for the request and for the validator and widgets of the step at this address,
- * and for what those widgets draw with (`stepAhead`: their option lists, the identity session). The
- * wizard preloads the request's current step too, should it be another one or a partner's variant.
+ * Asks ahead (src/shared/api/ahead.ts), side by side, for the request and for the validator and widgets
+ * of the step at this address, and for what those widgets draw with (`stepAhead`: their option lists,
+ * the identity session, the overview's data). Asking again, as a render React starts over does, sends
+ * nothing twice. The wizard takes the request when it mounts (`takeRequest`), and preloads the
+ * request's current step too, should it be another one or a partner's variant.
  */
-function open(flow: Flow, pathname: string, early: Promise<Response> | null = null): Opening {
+function askAheadFor(flow: Flow, pathname: string): void {
   void preloadStepAt(flow, pathname, stepAhead(flow));
-  const request = early ? api.receive<RegistrationRequest>(early) : api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
-  // The wizard handles a failure once it mounts (after the copy): not an unhandled rejection meanwhile.
-  request.catch(() => undefined);
-  return { flow, pathname, request };
+  askAhead(flow.api.open, session.token(), `${flow.api.open}?timestamp=${Date.now()}`).catch(() => undefined);
 }
 
-/**
- * The opening no mounted page has taken yet. On a step page's document (its prerendered shell) it is
- * made as soon as the router evaluates this chunk, while the app's first render is still to come, and
- * takes the request the document's entry asked for before the app's scripts arrived (issue 14: the
- * step's data and widget are there sooner on a phone); and a render React starts over (the first
- * render is a transition) takes the same opening instead of asking the server twice.
- */
-let pending: Opening | null = null;
+// On a step page's document (its prerendered shell) this chunk asks as soon as the router evaluates
+// it, while the app's first render is still to come (issue 14: the step's data and widgets are there
+// sooner on a phone); the request itself the document's entry asked for already (src/boot.ts).
 if (typeof window !== 'undefined') {
   const user = session.user();
   const pathname = window.location.pathname;
   const flow = user ? FLOWS[user.registration_type] : undefined;
-  if (flow && shellRoute() === pathname.replace(/(.)\/+$/, '$1') && isFlowAddress(flow, pathname)) {
-    // The document asked for it already, unless the user changed meanwhile (src/early-requests.ts).
-    pending = open(flow, pathname, takeEarly(flow.api.open, session.token()));
-  }
+  if (flow && shellRoute() === pathname.replace(/(.)\/+$/, '$1') && isFlowAddress(flow, pathname)) askAheadFor(flow, pathname);
 }
 
-function takeOpening(flow: Flow, pathname: string): Opening {
-  if (pending?.flow !== flow || pending.pathname !== pathname) pending = open(flow, pathname);
-  return pending;
+/** The request as the wizard asks for it when it mounts: the answer asked for ahead, once, else the server's. */
+function takeRequest(flow: Flow): Promise<RegistrationRequest> {
+  const taken = takeAhead(flow.api.open, session.token());
+  return taken ? api.receive<RegistrationRequest>(taken) : api.get<RegistrationRequest>(`${flow.api.open}?timestamp=${Date.now()}`);
 }
 
 /**
@@ -84,11 +70,10 @@ export function FlowStepsPage() {
   usePageTitle(!known ? t('notFound.title') : copyReady ? t(flow.title) : '');
 
   // Asked for at once and side by side with the step copy, not one after the other.
-  const [opening] = useState(() => (known && user ? takeOpening(flow, pathname) : null));
-  // Mounted with it: the next page asks afresh.
-  useEffect(() => {
-    if (pending === opening) pending = null;
-  }, [opening]);
+  useState(() => {
+    if (known && user) askAheadFor(flow, pathname);
+  });
+  const openRequest = useCallback(() => takeRequest(flow), [flow]);
 
   const [copy] = useState(() => (copyReady ? null : loadStepsNamespace(i18n)));
   useEffect(() => {
@@ -125,7 +110,7 @@ export function FlowStepsPage() {
       registrationType={registrationType}
       api={api}
       services={services}
-      initialRequest={opening?.flow === flow ? opening.request : undefined}
+      openRequest={openRequest}
       onProgress={onProgress}
       onRedirect={redirect}
       onStale={onStale}

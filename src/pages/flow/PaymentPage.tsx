@@ -9,10 +9,11 @@ import { loadStepsNamespace } from '@/shared/i18n';
 import { trackPurchase } from '@/shared/tracking';
 import { usePageTitle, useT } from '@/shared/useT';
 import type { RegistrationRequest } from '@/core/api-types';
-import { progress, requestContext, resolveFlow, type Flow } from '@/core/flow';
+import { progress, type Flow } from '@/core/flow';
 import { PAYMENT_POLL_MS, RegistrationType, type RegistrationTypeValue } from '@/core/registration';
 import { routePath } from '@/core/routes';
 import { FLOWS } from '@/engine/flows';
+import { requestFlow } from '@/engine/request-flow';
 
 /** Where a paid request goes: the flow's `paidRoute` (the new PFA's status page), else its current step. */
 function afterPayment(flow: Flow, request: RegistrationRequest): string {
@@ -48,7 +49,7 @@ export function PaymentPage({ registrationType }: { registrationType: Registrati
         if (!live) return;
         setFailed(false);
         // Back from the payment site the wrapper starts empty: show the step being paid for.
-        const position = progress(resolveFlow(flow, requestContext(request)), request.steps.current.identifier);
+        const position = progress(requestFlow(flow, request), request.steps.current.identifier);
         await loadStepsNamespace(i18n);
         if (!live) return;
         setProgress({ value: position.percent, label: i18n.t('steps:common.progress', { position: position.position, total: position.total }) });

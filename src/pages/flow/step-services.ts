@@ -1,5 +1,5 @@
-import { takeEarly } from '@/early-requests';
-import { api, isApiError } from '@/shared/api/client';
+import { askAhead, takeAhead } from '@/shared/api/ahead';
+import { api, apiUrl, isApiError, type RequestOptions } from '@/shared/api/client';
 import { browser } from '@/shared/browser';
 import { storedLanguage } from '@/shared/language';
 import { session } from '@/shared/session';
@@ -21,7 +21,6 @@ import type {
   IdentityUpload,
   MaritalStatus,
   PlacesService,
-  Profile,
   StepLists,
   StepServices,
 } from '../../../widgets/types';
@@ -48,53 +47,31 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** How long an answer asked for ahead waits for the call that takes it (the widget mounts within seconds; later it is stale). */
-export const AHEAD_FRESH_MS = 10_000;
-
-/**
- * An applicant's own answer (`GET path`) a step page asks for ahead (`StepLists`: the last identity
- * session, the overview's data), for the user who was signed in then: the service's next call takes
- * it, once, while fresh (`AHEAD_FRESH_MS`); every later call (polling, a restart, another visit) asks
- * the server. A failed answer is not handed on: the widget asks again. The first call of all takes the
- * answer the page's entry asked for before the app had loaded, if it did (the step's shell names
- * `path`: src/early-requests.ts, `stepShellAsks` in src/prerender.tsx).
- */
-function askedAhead<T>(path: string, wrap: (call: () => Promise<T>) => Promise<T> = (call) => call()) {
-  let asked: { token: string | null; at: number; answer: Promise<T> } | null = null;
-  const ask = () => {
-    const early = takeEarly(path, session.token());
-    return wrap(() => (early ? api.receive<T>(early) : api.get<T>(path)));
-  };
-  return {
-    path,
-    ahead(): Promise<T> {
-      const entry = { token: session.token(), at: Date.now(), answer: ask() };
-      asked = entry;
-      entry.answer.catch(() => {
-        if (asked === entry) asked = null;
-      });
-      return entry.answer;
-    },
-    take(): Promise<T> {
-      const entry = asked;
-      asked = null;
-      return entry && entry.token === session.token() && Date.now() - entry.at <= AHEAD_FRESH_MS ? entry.answer : ask();
-    },
-  };
+/** `GET path` asked for ahead (src/shared/api/ahead.ts) for the signed-in user: what a widget's `prefetch` calls. */
+function askFor(path: string, query?: RequestOptions['query']): Promise<Response> {
+  return askAhead(apiUrl(path, query), session.token());
 }
 
-const lastSession = askedAhead<IdentitySession | null>('/api/veriff/get-last-session', mapped);
-const overviewData = askedAhead<OverviewData>('/api/registration/overview');
+/** The answer to `GET path` asked for ahead, once (src/shared/api/ahead.ts `takeAhead`); else the server's. */
+function takeOrGet<T>(path: string, query?: RequestOptions['query']): Promise<T> {
+  const taken = takeAhead(apiUrl(path, query), session.token());
+  return taken ? api.receive<T>(taken) : api.get<T>(path, query);
+}
+
+const LAST_SESSION_PATH = '/api/veriff/get-last-session';
+const OVERVIEW_PATH = '/api/registration/overview';
 
 /**
- * The calls behind the per-user members of `StepLists`: a step's shell names those its widgets ask
- * for (their `prefetch`), and the page's entry asks for them before the app has loaded.
+ * The calls behind the per-user members of `StepLists` (the last identity session, the overview's
+ * data): a step's shell names those its widgets ask for (their `prefetch`), and the page's entry asks
+ * for them before the app has loaded (`stepShellAsks` in src/prerender.tsx).
  */
-export const AHEAD_CALLS: Partial<Record<keyof StepLists, string>> = { lastIdentitySession: lastSession.path, overview: overviewData.path };
+export const AHEAD_CALLS: Partial<Record<keyof StepLists, string>> = { lastIdentitySession: LAST_SESSION_PATH, overview: OVERVIEW_PATH };
 
 /** The identity provider's calls (spec 001 §7 "Identity verification provider calls"). */
 export const identityService: IdentityService = {
-  lastSession: () => lastSession.take(),
+  // The first call takes the answer asked for ahead; every later one (polling, a restart) asks the server.
+  lastSession: () => mapped(() => takeOrGet<IdentitySession | null>(LAST_SESSION_PATH)),
   createSession: () => mapped(() => api.post<{ session_id: string; custom_id: string }>('/api/veriff/create-veriff-session')),
   upload(sessionId, context, file, fileName, onProgress) {
     const form = new FormData();
@@ -123,7 +100,7 @@ export const identityService: IdentityService = {
   autoLoginLink: (redirect) =>
     mapped(() => api.get<{ auto_login_link: string }>('/api/user/auto-login-link', { redirect }).then((p) => p.auto_login_link)),
   saveAddress: (values: AddressValues) =>
-    mapped(() => api.post<RegistrationRequest>('/api/registration/update-user-info', values).then((r) => r.profile as Profile)),
+    mapped(() => api.post<RegistrationRequest>('/api/registration/update-user-info', values).then((r) => r.profile)),
 };
 
 /** Counties (all 42 at once) and a county's cities, paged (spec 000 §9). */
@@ -149,42 +126,58 @@ export function dossierService(flow: Pick<Flow, 'steps'>): DossierService {
   };
 }
 
-/** The answers of the option lists, by list and language: asked for once while the page lives. */
-const listAnswers = new Map<string, Promise<unknown>>();
+/**
+ * The option lists' answers (nomenclatures, the same for every applicant) once read, by address and
+ * language: kept while the page lives, so a step shown again draws its list at once. Not a way of
+ * fetching ahead: the step page asks for them ahead (`stepAhead`), and the first read takes that answer.
+ */
+const readLists = new Map<string, Promise<unknown>>();
 
-/** `load` once per key and language; a failed answer is forgotten (the widget asks again when it mounts again). */
-function once<T>(key: string, load: () => Promise<T>): Promise<T> {
-  const cacheKey = `${storedLanguage()} ${key}`;
-  let answer = listAnswers.get(cacheKey) as Promise<T> | undefined;
+/** A list's answer: read once per address and language; a failed answer is forgotten (the widget mounted again asks again). */
+function list<T>(path: string, query?: RequestOptions['query']): Promise<T> {
+  const key = `${storedLanguage()} ${apiUrl(path, query)}`;
+  let answer = readLists.get(key) as Promise<T> | undefined;
   if (!answer) {
-    answer = load();
-    listAnswers.set(cacheKey, answer);
-    answer.catch(() => listAnswers.delete(cacheKey));
+    answer = takeOrGet<T>(path, query);
+    readLists.set(key, answer);
+    answer.catch(() => readLists.delete(key));
   }
   return answer;
 }
 
-/**
- * The flow's option lists (nomenclatures, the same for every applicant), each asked for once while the
- * page lives: the step page asks for the lists of the step's widgets with its request (their
- * `prefetch`, issue 14: one round trip less before the step is drawn), and the widget takes that answer.
- */
-export function stepLists(flow: Pick<Flow, 'registrationType'>): StepLists {
-  const registrationType = flow.registrationType;
+/** The flow's option lists: where each is asked for (path and query). */
+function listCalls(flow: Pick<Flow, 'registrationType'>) {
   return {
-    lostReasons: () => once(`lost-reasons ${registrationType}`, () => api.get('/api/nomenclature/lost-reasons/index', { registration_type: registrationType })),
-    activities: () => once('activities', () => api.get('/api/nomenclature/activity/index', { is_active: 1 })),
-    maritalStatuses: () => once('marital-statuses', () => api.get<{ data: MaritalStatus[] }>('/api/nomenclature/marital-status/index').then((p) => p.data)),
+    lostReasons: ['/api/nomenclature/lost-reasons/index', { registration_type: flow.registrationType }],
+    activities: ['/api/nomenclature/activity/index', { is_active: 1 }],
+    maritalStatuses: ['/api/nomenclature/marital-status/index', undefined],
+  } as const satisfies Record<string, readonly [string, RequestOptions['query']]>;
+}
+
+/** The flow's option lists as the widgets read them (`list`: the answer asked for ahead, if any, then kept). */
+export function stepLists(flow: Pick<Flow, 'registrationType'>): Pick<StepServices, 'lostReasons' | 'activities' | 'maritalStatuses'> {
+  const calls = listCalls(flow);
+  return {
+    lostReasons: () => list(...calls.lostReasons),
+    activities: () => list(...calls.activities),
+    maritalStatuses: () => list<{ data: MaritalStatus[] }>(...calls.maritalStatuses).then((p) => p.data),
   };
 }
 
 /**
  * What the flow's step page asks for ahead when it opens (src/pages/flow/FlowStepsPage.tsx), beside the
- * step's request: the flow's option lists, the applicant's last identity session and the overview's
- * data (the identity and overview steps' widgets take them when they mount).
+ * step's request, through the step's widgets' `prefetch`: the flow's option lists, the applicant's last
+ * identity session and the overview's data (the widgets take them when they mount).
  */
 export function stepAhead(flow: Pick<Flow, 'registrationType'>): StepLists {
-  return { ...stepLists(flow), lastIdentitySession: lastSession.ahead, overview: overviewData.ahead };
+  const calls = listCalls(flow);
+  return {
+    lostReasons: () => askFor(...calls.lostReasons),
+    activities: () => askFor(...calls.activities),
+    maritalStatuses: () => askFor(...calls.maritalStatuses),
+    lastIdentitySession: () => askFor(LAST_SESSION_PATH),
+    overview: () => askFor(OVERVIEW_PATH),
+  };
 }
 
 /** Everything the flow's widgets may call, bound to the app's API client (DESIGN.md: widgets get services). */
@@ -197,8 +190,8 @@ export function createStepServices(t: StepServices['t'], flow: Flow): StepServic
     dossier: dossierService(flow),
     caen: {
       search: (term, offset, size) => api.get<{ data: CaenCode[]; total: number }>(`/api/nomenclature/code/index/${offset}/${size}`, { search_term: term || undefined }),
-      overview: () => overviewData.take(),
-      updateFormData: (values) => mapped(() => api.post<RegistrationRequest & { codes: OverviewData['codes'] }>('/api/registration/update/form-data', values)).then((r) => ({ profile: r.profile as Profile, codes: r.codes })),
+      overview: () => takeOrGet<OverviewData>(OVERVIEW_PATH),
+      updateFormData: (values) => mapped(() => api.post<RegistrationRequest & { codes: OverviewData['codes'] }>('/api/registration/update/form-data', values)).then((r) => ({ profile: r.profile, codes: r.codes })),
       markAsLost: (reason) => api.post<unknown>('/api/mark-as-lost', { reason_identifier: reason }).then(() => undefined),
       officeServices: () => api.get<OfficeService[]>('/api/nomenclature/office-services'),
     },

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Box, Heading, HStack, IconButton, Text, chakra } from '@chakra-ui/react';
-import { useMediaQuery } from '@/shared/useMediaQuery';
+import { useMediaQuery } from '../../../widgets/shared/useMediaQuery';
 import { useT } from '@/shared/useT';
 import { PauseIcon, PlayIcon } from '@/shared/components/icons';
 

@@ -1,7 +1,7 @@
 import { Box, Flex, HStack, Heading, Stack, Text, useChakraContext } from '@chakra-ui/react';
 import { BrandMark, SiteFooter } from '@/shared/components/Brand';
 import { LanguageSwitch } from '@/shared/components/LanguageSwitch';
-import { useMediaQuery } from '@/shared/useMediaQuery';
+import { useMediaQuery } from '../../../widgets/shared/useMediaQuery';
 import { usePageTitle, useT } from '@/shared/useT';
 import { BannerSlider } from './BannerSlider';
 import { LoginForm, type LoginFormProps } from './LoginForm';

@@ -108,7 +108,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
 /**
  * Reads an answer as every call does: the envelope, an ApiError, the 401 handler (for a call sent with
- * `token`). Also one a step page's document asked for before the app had loaded (src/early-requests.ts).
+ * `token`). Also one asked for ahead (src/shared/api/ahead.ts), before the app had loaded or the page needed it.
  */
 export async function receive<T>(sent: Promise<Response>, token: string | null, options: Pick<RequestOptions, 'ignoreUnauthorized'> = {}): Promise<Envelope<T>> {
   let response: Response;

@@ -25,7 +25,7 @@ export function fetchConfig(): Promise<PublicConfig> {
 }
 
 /**
- * The settings already asked for (a step page's document asks as its entry runs, src/early-requests.ts):
+ * The settings already asked for (a step page's document asks as its entry runs, src/shared/api/ahead.ts):
  * `useConfig`'s first call reads this answer instead of asking again (SWR's `preload`).
  */
 export function preloadConfig(sent: Promise<Response>): void {

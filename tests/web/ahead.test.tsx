@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderHook, waitFor } from '@testing-library/react';
 
 /**
- * src/early-requests.ts: a step page's document asks for the request and the dashboard-redirect check
- * as its entry runs (before the app's scripts have arrived); the app takes each answer once, for the
- * same signed-in user, while fresh, and reads it as any call.
+ * src/shared/api/ahead.ts, the app's one way of fetching ahead: a step page's document asks for the
+ * request and the dashboard-redirect check as its entry runs (before the app's scripts have arrived);
+ * the app takes each answer once, for the same signed-in user, while fresh, and reads it as any call.
  */
 const USER = { id: 7, access_token: 'jeton', registration_type: 2, email: 'ana@exemplu.ro' };
 const SHELL = '<div id="shell" data-route="/infiintare-pfa/4" data-open="/api/registration/open" data-registration-type="2"></div><div id="root" hidden></div>';
@@ -31,7 +31,7 @@ function stubFetch(answers: Record<string, () => Response>): Call[] {
 async function fresh() {
   vi.resetModules();
   return {
-    early: await import('@/early-requests'),
+    early: await import('@/shared/api/ahead'),
     client: await import('@/shared/api/client'),
     session: (await import('@/shared/session')).session,
     language: await import('@/shared/language'),
@@ -77,7 +77,7 @@ describe('the requests a step page asks for early', () => {
     early.askForStepShell(document.getElementById('shell')!);
     expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/api/registration/open', '/api/config', '/api/registration/overview']);
     expect(calls[2].headers).toEqual(calls[0].headers);
-    expect(early.takeEarly('/api/registration/overview', 'jeton')).not.toBeNull();
+    expect(early.takeAhead('/api/registration/overview', 'jeton')).not.toBeNull();
   });
 
   it('asks for nothing for a guest, a user of the other flow, or a page without the shell’s request', async () => {
@@ -114,15 +114,15 @@ describe('the requests a step page asks for early', () => {
     stubFetch({ '/api/registration/open': () => json(200, { payload: REQUEST }), '/api/user/dashboard-redirect': () => json(200, { payload: false }) });
 
     early.askForStepShell(document.getElementById('shell')!, 1_000);
-    expect(early.takeEarly('/api/registration/open', 'jeton', 1_000 + early.EARLY_FRESH_MS)).not.toBeNull();
-    expect(early.takeEarly('/api/registration/open', 'jeton', 1_000)).toBeNull();
+    expect(early.takeAhead('/api/registration/open', 'jeton', 1_000 + early.AHEAD_FRESH_MS)).not.toBeNull();
+    expect(early.takeAhead('/api/registration/open', 'jeton', 1_000)).toBeNull();
 
     early.askForStepShell(document.getElementById('shell')!, 2_000);
-    expect(early.takeEarly('/api/registration/open', 'another-token', 2_000)).toBeNull();
-    expect(early.takeEarly('/api/registration/open', 'jeton', 2_000)).toBeNull();
+    expect(early.takeAhead('/api/registration/open', 'another-token', 2_000)).toBeNull();
+    expect(early.takeAhead('/api/registration/open', 'jeton', 2_000)).toBeNull();
 
     early.askForStepShell(document.getElementById('shell')!, 3_000);
-    expect(early.takeEarly(early.DASHBOARD_REDIRECT_PATH, 'jeton', 3_001 + early.EARLY_FRESH_MS)).toBeNull();
+    expect(early.takeAhead(early.DASHBOARD_REDIRECT_PATH, 'jeton', 3_001 + early.AHEAD_FRESH_MS)).toBeNull();
   });
 
   it('the app reads an early answer as any call: its payload, and a 401 signs the user out', async () => {
@@ -134,8 +134,10 @@ describe('the requests a step page asks for early', () => {
     client.setUnauthorizedHandler(signedOut);
 
     early.askForStepShell(document.getElementById('shell')!);
-    await expect(client.api.receive(early.takeEarly('/api/registration/open', session.token())!)).resolves.toEqual(REQUEST);
-    const failed = client.api.receive(early.takeEarly(early.DASHBOARD_REDIRECT_PATH, session.token())!);
+    // Both taken as they are on their way (a 401 that arrived before anyone took it is not kept: the app asks again).
+    const open = client.api.receive(early.takeAhead('/api/registration/open', session.token())!);
+    const failed = client.api.receive(early.takeAhead(early.DASHBOARD_REDIRECT_PATH, session.token())!);
+    await expect(open).resolves.toEqual(REQUEST);
     await expect(failed).rejects.toMatchObject({ name: 'ApiError', status: 401, message: 'Unauthenticated.' });
     expect(signedOut).toHaveBeenCalledTimes(1);
     client.setUnauthorizedHandler(null);
@@ -178,9 +180,9 @@ describe('the requests a step page asks for early', () => {
       };
       stubFetch({ '/api/registration/open': answer('open'), '/api/user/dashboard-redirect': answer('check') });
       early.askForStepShell(document.getElementById('shell')!);
-      await vi.advanceTimersByTimeAsync(early.EARLY_FRESH_MS);
+      await vi.advanceTimersByTimeAsync(early.AHEAD_FRESH_MS);
       expect(cancelled.sort()).toEqual(['check', 'open']);
-      expect(early.takeEarly('/api/registration/open', 'jeton')).toBeNull();
+      expect(early.takeAhead('/api/registration/open', 'jeton')).toBeNull();
     } finally {
       vi.useRealTimers();
     }
@@ -218,11 +220,80 @@ describe('the requests a step page asks for early', () => {
     early.askForStepShell(document.getElementById('shell')!);
     const { preloadConfig, useConfig } = await import('@/shared/api/hooks');
     // As the app starts (src/main.tsx).
-    preloadConfig(early.takeEarly(early.CONFIG_PATH, session.token())!);
+    preloadConfig(early.takeAhead(early.CONFIG_PATH, session.token())!);
     const { result } = renderHook(() => useConfig());
     await waitFor(() => expect(result.current.loaded).toBe(true));
     expect(result.current.config).toMatchObject(settings);
     expect(calls.filter((c) => c.url === '/api/config')).toHaveLength(1);
-    expect(early.takeEarly(early.CONFIG_PATH, 'jeton')).toBeNull();
+    expect(early.takeAhead(early.CONFIG_PATH, 'jeton')).toBeNull();
+  });
+});
+
+describe('fetching ahead (askAhead, takeAhead): one rule for every answer', () => {
+  afterEach(() => {
+    localStorage.clear();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('is asked once: a second ask of the same key, fresh and for the same user, sends nothing', async () => {
+    const { early } = await fresh();
+    const calls = stubFetch({ '/api/nomenclature/activity/index': () => json(200, { payload: [] }) });
+    const first = early.askAhead('/api/nomenclature/activity/index?is_active=1', 'jeton', undefined, 1_000);
+    const second = early.askAhead('/api/nomenclature/activity/index?is_active=1', 'jeton', undefined, 2_000);
+    expect(second).toBe(first);
+    expect(calls.map((c) => c.url)).toEqual(['/api/nomenclature/activity/index?is_active=1']);
+    // Another user's ask is theirs.
+    early.askAhead('/api/nomenclature/activity/index?is_active=1', 'other', undefined, 2_000);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].headers.Authorization).toBe('Bearer other');
+  });
+
+  it('is taken once; the taker reads what was asked for', async () => {
+    const { early, client } = await fresh();
+    stubFetch({ '/api/registration/overview': () => json(200, { payload: { codes: [] } }) });
+    early.askAhead('/api/registration/overview', 'jeton');
+    const taken = early.takeAhead('/api/registration/overview', 'jeton');
+    expect(taken).not.toBeNull();
+    expect(early.takeAhead('/api/registration/overview', 'jeton')).toBeNull();
+    await expect(client.api.receive(taken!)).resolves.toEqual({ codes: [] });
+  });
+
+  it('expires: not handed on once older than AHEAD_FRESH_MS, nor in another language than it was asked in', async () => {
+    const { early, language } = await fresh();
+    stubFetch({ '/api/registration/overview': () => json(200, { payload: null }) });
+    early.askAhead('/api/registration/overview', 'jeton', undefined, 1_000);
+    expect(early.takeAhead('/api/registration/overview', 'jeton', 1_001 + early.AHEAD_FRESH_MS)).toBeNull();
+
+    early.askAhead('/api/registration/overview', 'jeton');
+    language.storeLanguage('en');
+    expect(early.takeAhead('/api/registration/overview', 'jeton')).toBeNull();
+  });
+
+  it('expires: an answer not taken in time is let go, and the next ask sends again', async () => {
+    vi.useFakeTimers();
+    const { early } = await fresh();
+    const calls = stubFetch({ '/api/registration/overview': () => json(200, { payload: null }) });
+    early.askAhead('/api/registration/overview', 'jeton');
+    await vi.advanceTimersByTimeAsync(early.AHEAD_FRESH_MS);
+    expect(early.takeAhead('/api/registration/overview', 'jeton')).toBeNull();
+    early.askAhead('/api/registration/overview', 'jeton');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a failed request is not kept: no answer, or an answer other than 2xx; the next ask sends again', async () => {
+    const { early } = await fresh();
+    let answers = 0;
+    const calls = stubFetch({ '/api/veriff/get-last-session': () => (++answers === 2 ? json(503, { message: 'Serviciu indisponibil.', payload: null }) : json(200, { payload: null })) });
+    // No answer at all (offline).
+    await early.askAhead('/api/nomenclature/marital-status/index', 'jeton').catch(() => undefined);
+    expect(early.takeAhead('/api/nomenclature/marital-status/index', 'jeton')).toBeNull();
+
+    await early.askAhead('/api/veriff/get-last-session', 'jeton');
+    expect(early.takeAhead('/api/veriff/get-last-session', 'jeton')).not.toBeNull();
+    await early.askAhead('/api/veriff/get-last-session', 'jeton');
+    expect(early.takeAhead('/api/veriff/get-last-session', 'jeton')).toBeNull();
+    await early.askAhead('/api/veriff/get-last-session', 'jeton');
+    expect(calls.map((c) => c.url)).toEqual(['/api/nomenclature/marital-status/index', '/api/veriff/get-last-session', '/api/veriff/get-last-session', '/api/veriff/get-last-session']);
   });
 });

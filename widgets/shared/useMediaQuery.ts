@@ -3,10 +3,12 @@ import { useSyncExternalStore } from 'react';
 const hasMatchMedia = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
 
 /**
- * Whether a media query matches now, kept up to date as it changes. `serverValue` is what the HTML
- * prerendered at build time (scripts/prerender.ts) and a browser without matchMedia assume.
+ * Whether a CSS media query matches now, kept up to date as it changes (a rotated tablet, a resized
+ * window). `serverValue` is what the HTML prerendered at build time (scripts/prerender.ts) and a
+ * browser without matchMedia assume. Here, not in src/shared, so that the widgets may use it too
+ * (DESIGN.md: widgets never import the app; the app's pages may import widgets/shared).
  */
-export function useMediaQuery(query: string, serverValue: boolean): boolean {
+export function useMediaQuery(query: string, serverValue = false): boolean {
   return useSyncExternalStore(
     (onChange) => {
       if (!hasMatchMedia()) return () => {};
