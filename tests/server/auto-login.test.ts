@@ -63,10 +63,6 @@ describe('GET /api/user/auto-login-link + POST /api/auto-login', () => {
     }
   });
 
-  it('needs a valid token to make a link', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/user/auto-login-link' })).statusCode).toBe(401);
-  });
-
   it('refuses an unknown or missing token', async () => {
     expect((await app.inject({ method: 'POST', url: '/api/auto-login', payload: { token: 'inventat' } })).statusCode).toBe(422);
     const res = await app.inject({ method: 'POST', url: '/api/auto-login', payload: {} });
@@ -99,9 +95,5 @@ describe('GET /api/user/dashboard-redirect', () => {
     await app.db.update(users).set({ dashboardRedirect: true }).where(eq(users.id, a.user.id));
     expect((await app.inject({ method: 'GET', url: '/api/user/dashboard-redirect', headers: auth(a.token) })).json().payload).toBe(true);
     expect((await app.inject({ method: 'GET', url: '/api/user/dashboard-redirect', headers: auth(b.token) })).json().payload).toBe(false);
-  });
-
-  it('answers 401 without a token', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/user/dashboard-redirect' })).statusCode).toBe(401);
   });
 });

@@ -40,7 +40,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       IDENTITY_SESSION_LIMIT_PER_HOUR: '1000000',
       UPLOAD_LIMIT_PER_HOUR: '1000000',
       COMPANY_LOOKUP_LIMIT_PER_HOUR: '1000000',
-      // The retention job's schedule stays off: tests run it themselves (tests/server/retention.test.ts).
+      // The retention job's schedule stays off: tests run it themselves (tests/server/retention*.test.ts).
       RETENTION_JOB: '0',
     }),
     databaseUrl: databaseUrl(),

@@ -121,13 +121,6 @@ describe('POST /api/logout', () => {
     expect(after.statusCode).toBe(401);
   });
 
-  it('answers 401 without a token or with an unknown one', async () => {
-    expect((await app.inject({ method: 'POST', url: '/api/logout' })).statusCode).toBe(401);
-    const res = await app.inject({ method: 'POST', url: '/api/logout', headers: auth('nu-exista') });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Sesiunea a expirat. Te rugăm să te autentifici din nou.');
-  });
-
   it("logging out one session leaves the user's other sessions alone", async () => {
     const { email, password, token } = await registerUser(app);
     const second = (await login(email, password, '10.3.0.1')).json().payload.access_token;

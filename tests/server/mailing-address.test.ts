@@ -83,11 +83,6 @@ describe('GET /api/nomenclature/icredit-office/index', () => {
 });
 
 describe('POST /api/mailing-address', () => {
-  it('needs a token', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/mailing-address', payload: await validAddress() });
-    expect(res.statusCode).toBe(401);
-  });
-
   it('saves the address and answers the request with it (names of county and city included)', async () => {
     const user = await registerUser(app);
     expect((await openRequest(user)).mailing_address).toBeNull();

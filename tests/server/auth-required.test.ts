@@ -1,0 +1,182 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ro } from '../../server/messages/ro';
+import { STAFF_AUTH_MESSAGES } from '../../server/plugins/staff-auth';
+import { OPS_MESSAGES } from '../../server/routes/ops';
+import { auth, registerUser, testApp, uniqueEmail } from './helpers';
+
+/**
+ * Who may call what, for EVERY route the app registers (read from `app.registeredRoutes`, filled by
+ * an onRoute hook: a new route is checked without touching this file). A route is either public,
+ * listed in PUBLIC with its reason, or refuses every caller without its own credentials with 401:
+ * no Authorization header, a malformed one, an unknown token, and the credentials of the other
+ * kinds of caller (an applicant's token, a staff session, the ops token). The body does not matter:
+ * each POST/PUT/PATCH/DELETE is also sent without a body, with `{}` and with a JSON array, and still
+ * answers 401, except the routes of CHECKED_BEFORE_SIGN_IN (today's order, kept as it is).
+ * What each 401 is about beyond "no valid credentials" (an expired, idle, revoked or signed-out
+ * session, a deleted account, the read cache, the access log) stays in its own test file.
+ */
+
+const OPS_TOKEN = 'ops-test-token-0123456789abcdef';
+const OPERATOR = 'Ana Operator';
+
+/** A route as "METHOD /url", the url as registered (with its `:params`). */
+type RouteKey = string;
+
+/** The routes anyone may call, each with the reason. Nothing else answers without credentials. */
+const PUBLIC: { routes: RouteKey[] | ((key: RouteKey) => boolean); reason: string }[] = [
+  { routes: ['POST /api/login', 'POST /api/auth', 'POST /api/register', 'POST /api/staff/login'], reason: 'signing in and registering' },
+  { routes: ['POST /api/auto-login', 'GET /sso/:token'], reason: 'the hand-over link: its one-time token is the credential (auto-login.test.ts, misc.test.ts)' },
+  { routes: ['POST /api/password/forgot', 'POST /api/password/reset/:token'], reason: 'the password reset: the mailed link is the credential (password.test.ts)' },
+  { routes: ['GET /api/email/verify/:token'], reason: 'the verification link of the mail (email-verification.test.ts)' },
+  { routes: ['POST /api/unsubscribe'], reason: "the unsubscribe link of every mail: the user's frontend_id is the credential" },
+  { routes: ['GET /api/health', 'GET /api/health/live', 'GET /api/health/ready', 'GET /api/config'], reason: 'health checks and the public settings of the browser' },
+  { routes: ['GET /api/partner/index'], reason: 'the partners, before registering' },
+  { routes: (key) => key.startsWith('GET /api/nomenclature/'), reason: 'nomenclatures: counties, cities, activities, office services (public data)' },
+  { routes: ['POST /api/veriff/decision-webhook', 'POST /api/stripe/webhook'], reason: "the providers' webhooks: signed by the provider, not a session (veriff-client.test.ts, payment.test.ts)" },
+  { routes: ['GET /termeni', 'GET /confidentialitate'], reason: 'the legal pages (legal-pages.test.ts)' },
+  { routes: ['GET /api/dev/outbox', 'GET /dev/outbox'], reason: 'development and tests only: the mail outbox, answering this machine only, absent in production and with SMTP (server/routes/dev.ts)' },
+  { routes: (key) => /^GET \/api\/docs(\/|$)/.test(key), reason: 'the OpenAPI document and its browsable page (openapi.test.ts)' },
+  { routes: (key) => /^GET \/(?!api\/)\S*(\.[a-z0-9]+|\*)$/i.test(key), reason: "the built browser app's files (SERVE_STATIC=1 only, static.test.ts)" },
+];
+
+/**
+ * Routes that check the body before the session, as they do today: their sign-in is a `preHandler`
+ * (`app.authenticate`, the registration's `signedIn`, `app.staffOnly`), and Fastify validates the
+ * body against the route's schema before the preHandlers run. `answers`: what they answer without a
+ * token to no body, to `{}` and to `[1]` (422: the schema's field errors, to anyone); with `body`,
+ * which their schema takes, they answer 401 like every other route.
+ */
+const CHECKED_BEFORE_SIGN_IN: Record<RouteKey, { answers: [noBody: number, emptyObject: number, array: number]; body: object }> = {
+  'PUT /api/user/language': { answers: [422, 422, 422], body: { language: 'en' } },
+  'POST /api/mark-as-lost': { answers: [422, 422, 422], body: { reason_identifier: 'platitor-tva' } },
+  'POST /api/registration/steps/next': { answers: [422, 422, 422], body: { current_step_identifier: 'requesting-company-step-0' } },
+  'POST /api/registration/existing/steps/next': { answers: [422, 422, 422], body: { current_step_identifier: 'existing-company-step-0' } },
+  'POST /api/registration/steps/previous': { answers: [422, 401, 422], body: {} },
+  'POST /api/registration/existing/steps/previous': { answers: [422, 401, 422], body: {} },
+  'POST /api/registration/update/form-data': { answers: [422, 401, 422], body: { first_name: 'Ana' } },
+  'POST /api/registration/delete/diploma-documents': { answers: [422, 422, 422], body: { file_id: 1 } },
+  // No body is taken as {} (its preValidation `emptyBody`, server/routes/documents.ts); an array is not an object.
+  'POST /api/user-meta/attorney-acknowledgement': { answers: [401, 401, 422], body: {} },
+  'POST /api/stripe/redirect': { answers: [422, 422, 422], body: { selected_stripe_id: 'price_neafiliat' } },
+  'POST /api/stripe/pay/simulate': { answers: [422, 422, 422], body: { current_step_identifier: 'requesting-company-step-9' } },
+  'POST /api/staff/preview/validate': {
+    answers: [422, 422, 422],
+    body: { file: 'new-pfa.json', step: 'requesting-company-step-8', partner: 'neafiliat', activity: null, endpoint: '/api/registration/collect/card', body: {} },
+  },
+};
+
+/** Who checks a route's credentials, by its path. */
+type Guard = 'applicant' | 'staff' | 'ops';
+const guardOf = (url: string): Guard => (url.startsWith('/api/ops/') ? 'ops' : url.startsWith('/api/staff/') ? 'staff' : 'applicant');
+
+const MESSAGE: Record<Guard, string> = {
+  applicant: ro.envelope.unauthorized,
+  staff: STAFF_AUTH_MESSAGES.unauthorized,
+  ops: OPS_MESSAGES.unauthorized,
+};
+
+let app: FastifyInstance;
+/** Credentials of each kind of caller, each refused by the other kinds' routes. */
+const tokens = { applicant: '', operator: '', editor: '' };
+
+async function staffSession(role: 'operator' | 'editor'): Promise<string> {
+  const email = uniqueEmail(role);
+  const headers = { authorization: `Bearer ${OPS_TOKEN}`, 'x-ops-actor': OPERATOR };
+  expect((await app.inject({ method: 'POST', url: '/api/ops/staff', headers, payload: { email, password: 'parola-personal-1', role } })).statusCode).toBe(201);
+  const login = await app.inject({ method: 'POST', url: '/api/staff/login', payload: { email, password: 'parola-personal-1' } });
+  return login.json().payload.access_token as string;
+}
+
+beforeAll(async () => {
+  app = await testApp({ opsToken: OPS_TOKEN });
+  tokens.applicant = (await registerUser(app)).token;
+  tokens.operator = await staffSession('operator');
+  tokens.editor = await staffSession('editor');
+});
+afterAll(() => app?.close());
+
+/** The Authorization headers a route of `guard` must refuse, by name. */
+function refusedCredentials(guard: Guard): Record<string, Record<string, string>> {
+  const malformed = {
+    'no token': {},
+    'a Basic header': { authorization: 'Basic YW5hOnBhcm9sYQ==' },
+    '"Bearer" alone': { authorization: 'Bearer' },
+    'an unknown token': { authorization: 'Bearer nu-exista-0123456789abcdef0123456789' },
+  };
+  const applicant = { "an applicant's token": auth(tokens.applicant) };
+  const staff = { "an operator's staff session": auth(tokens.operator), "an editor's staff session": auth(tokens.editor) };
+  const opsToken = { 'the ops token': { authorization: `Bearer ${OPS_TOKEN}` } };
+  if (guard === 'applicant') return { ...malformed, ...staff, ...opsToken };
+  if (guard === 'staff') return { ...malformed, ...applicant, ...opsToken };
+  // The operator's name is sent too: only the token is missing.
+  const withActor = (all: Record<string, Record<string, string>>) => Object.fromEntries(Object.entries(all).map(([name, headers]) => [name, { ...headers, 'x-ops-actor': OPERATOR }]));
+  return withActor({ ...malformed, ...applicant, ...staff, 'the ops token with a character more': { authorization: `Bearer ${OPS_TOKEN}x` } });
+}
+
+/** Every route the app registers, as "METHOD /url" (HEAD routes are Fastify's copies of the GET routes). */
+function registered(): RouteKey[] {
+  const keys = (app.registeredRoutes as RouteOptions[]).flatMap((route) => [route.method].flat().filter((m) => m !== 'HEAD').map((method) => `${method} ${route.url}`));
+  return [...new Set(keys)].sort();
+}
+
+const publicReason = (key: RouteKey) => PUBLIC.find((p) => (typeof p.routes === 'function' ? p.routes(key) : p.routes.includes(key)))?.reason;
+
+/** A url of the route: each `:param` is 1. */
+const urlOf = (url: string) => url.replace(/:\w+/g, '1');
+
+describe('every route needs its credentials, unless it is public', () => {
+  it('the tables name registered routes only', () => {
+    const keys = registered();
+    expect(keys.length).toBeGreaterThan(90);
+    for (const entry of PUBLIC) {
+      const matched = typeof entry.routes === 'function' ? keys.filter(entry.routes) : entry.routes.filter((key) => keys.includes(key));
+      if (typeof entry.routes !== 'function') expect(matched, entry.reason).toEqual(entry.routes);
+    }
+    for (const key of Object.keys(CHECKED_BEFORE_SIGN_IN)) {
+      expect(keys, key).toContain(key);
+      expect(publicReason(key), key).toBeUndefined();
+    }
+  });
+
+  it('answers 401 to every caller without its credentials, whatever the body', { timeout: 240_000 }, async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    let sent = 0;
+    for (const key of registered()) {
+      if (publicReason(key)) continue;
+      const [method, url] = key.split(' ') as [string, string];
+      const guard = guardOf(url);
+      const first = CHECKED_BEFORE_SIGN_IN[key];
+      const hasBody = method !== 'GET';
+      const send = async (name: string, headers: Record<string, string>, body: { name: string; payload?: unknown }, expected: number) => {
+        const res = await app.inject({
+          method: method as 'GET',
+          url: urlOf(url),
+          headers: body.payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+          payload: body.payload === undefined ? undefined : JSON.stringify(body.payload),
+        });
+        sent++;
+        const message = res.headers['content-type']?.toString().startsWith('application/json') ? (res.json() as { message?: unknown }).message : undefined;
+        if (res.statusCode !== expected || (expected === 401 && message !== MESSAGE[guard])) {
+          failures.push(`${key} with ${name}, ${body.name}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+        }
+      };
+      const credentials = refusedCredentials(guard);
+      const noBody = { name: 'no body' };
+      const bodies = [noBody, { name: 'the body {}', payload: {} }, { name: 'the body [1]', payload: [1] }];
+      // Every refused credential without a body (a body its schema takes for the routes that check it first) …
+      for (const [name, headers] of Object.entries(credentials)) await send(name, headers, first ? { name: 'a body its schema takes', payload: first.body } : noBody, 401);
+      // … and the bodies with no token and an unknown one.
+      if (hasBody) {
+        for (const name of ['no token', 'an unknown token']) {
+          for (const [i, body] of bodies.entries()) await send(name, credentials[name], body, first ? first.answers[i] : 401);
+        }
+      }
+      checked++;
+    }
+    console.log(`auth-required: ${registered().length} routes, ${registered().filter(publicReason).length} public, ${checked} refusing callers without credentials (${Object.keys(CHECKED_BEFORE_SIGN_IN).length} checking the body first), ${sent} requests`);
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  });
+});

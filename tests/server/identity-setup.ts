@@ -1,0 +1,45 @@
+import { expect } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { auth, registerUser, type RegisteredUser } from './helpers';
+import { place, sessionWithUploads, submit, verify } from './identity-helpers';
+import { localeText } from '../copy';
+
+/** Shared by the identity-*.test.ts files (the identity step's API, split by concern). */
+
+/** The Romanian reason of a Veriff code, as the identity step's copy has it (locales/ro/steps.json). */
+export const reason = (code: number) => localeText(`steps:identity.reasons.${code}`);
+
+export const query = (s: { session_id: string; custom_id: string }) => `session_id=${encodeURIComponent(s.session_id)}&custom_id=${encodeURIComponent(s.custom_id)}`;
+
+/** A new applicant whose three photos the (instant) simulator approved. */
+export async function approvedUserOf(app: FastifyInstance, type: 1 | 2 = 2): Promise<{ user: RegisteredUser; session: { session_id: string; custom_id: string } }> {
+  const user = await registerUser(app, { type });
+  const { session } = await sessionWithUploads(app, user.token);
+  expect((await submit(app, user.token, session.session_id)).statusCode).toBe(200);
+  expect((await verify(app, user.token, session)).json().payload).toEqual({ status: 2 });
+  return { user, session };
+}
+
+/** POST /api/registration/update-user-info with a complete Cluj-Napoca address, `overrides` on top. */
+export async function saveAddress(app: FastifyInstance, token: string, overrides: Record<string, unknown> = {}) {
+  const cluj = await place(app, 'Cluj', 'Cluj-Napoca');
+  return app.inject({
+    method: 'POST',
+    url: '/api/registration/update-user-info',
+    headers: auth(token),
+    payload: {
+      first_name: 'Ana',
+      last_name: 'Pop',
+      place_of_birth: '',
+      ...cluj,
+      street: 'Memorandumului',
+      number: '28',
+      building: 'A2',
+      entrance: 'B',
+      floor: '3',
+      apartment: '12',
+      postal_code: '400114',
+      ...overrides,
+    },
+  });
+}
