@@ -95,11 +95,12 @@ function sameFlowContext(row: RequestRow, loaded: RequestRow): boolean {
 
 /**
  * Loads the user's request with everything a route needs to decide and to answer: the request and
- * the partner in one query (store.ts), the flow resolved once. `serialize(row, resolved)` takes the
- * flow already resolved for a changed row (a step submit resolves it to find the next step); the
- * loaded row reuses `resolved`.
+ * the partner in one query (store.ts), the flow resolved once for it. `serialize(row, resolved)`
+ * takes the flow already resolved for a changed row (a step submit resolves it to find the next
+ * step: the answer uses that one); the loaded row, and a row whose flow context did not change
+ * (a move of the step only), reuse `resolved`.
  */
-export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow, options: { withExtras?: boolean } = {}) {
+export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flow, options: { withExtras?: boolean } = {}): Promise<LoadedRequest> {
   const { request, partner, prices, extras } = await requestWithPartner(app.db, user, flow, options);
   return loaded(app, flow, request, partner, prices, extras);
 }
@@ -108,15 +109,20 @@ export async function loadRequest(app: FastifyInstance, user: UserRow, flow: Flo
  * `loadRequest` from what the session check read with the request (`signedInRequest`, store.ts): no
  * query, unless the request is created now (its first call). The same 403 for a user of the other flow.
  */
-export async function loadSignedInRequest(app: FastifyInstance, found: SignedInRequest, flow: Flow) {
+export async function loadSignedInRequest(app: FastifyInstance, found: SignedInRequest, flow: Flow): Promise<LoadedRequest> {
   if (found.user.registrationType !== flow.registrationType) throw forbidden();
   if (!found.request) return loaded(app, flow, await openRequest(app.db, found.user, flow), found.partner, found.prices, null);
   return loaded(app, flow, found.request, found.partner, found.prices, found.extras);
 }
 
+/** A call's request as `loadRequest` gives it. */
+export type LoadedRequest = ReturnType<typeof loaded>;
+
 function loaded(app: FastifyInstance, flow: Flow, request: RequestRow, partner: PartnerRow, prices: PartnerPrice[], extras: RequestExtras | null) {
   const resolved = resolveFlow(flow, flowContext(request, partner));
   return {
+    /** The flow file as written (a changed row's flow is resolved from it). */
+    flow,
     request,
     partner,
     /** The partner's prices (read with the request). */
