@@ -1,5 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Tests only (`checkAnswers`): the handler's answer as JSON.stringify writes it, for `onSend` to compare. */
+    answerAsGiven: string | null;
+  }
+}
 
 /**
  * Tests only (`checkAnswers` of buildApp: tests/server/helpers.ts and the e2e server): every JSON
@@ -9,16 +16,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * answer becomes a 500 naming the route and the field, so the test that made the call fails.
  */
 export function checkAnswers(app: FastifyInstance): void {
-  const sent = new WeakMap<FastifyReply, string>();
+  app.decorateReply('answerAsGiven', null);
   app.addHook('preSerialization', async (_request, reply, payload) => {
     // What JSON.stringify makes of the handler's object (Dates become strings, undefined fields go).
-    sent.set(reply, JSON.stringify(payload));
+    reply.answerAsGiven = JSON.stringify(payload);
     return payload;
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    const before = sent.get(reply);
-    sent.delete(reply);
-    if (before === undefined || typeof payload !== 'string') return payload;
+    const before = reply.answerAsGiven;
+    reply.answerAsGiven = null;
+    if (before === null || typeof payload !== 'string') return payload;
     const expected = JSON.parse(before) as unknown;
     const written = JSON.parse(payload) as unknown;
     if (isDeepStrictEqual(expected, written)) return payload;

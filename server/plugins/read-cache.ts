@@ -9,6 +9,10 @@ declare module 'fastify' {
     /** Keeps this reply's answer in the read cache once serialized, if it is a 200 (its `onSend`). */
     keepAnswer: (reply: FastifyReply, key: string, started: number, session: CachedSession) => void;
   }
+  interface FastifyReply {
+    /** What `keepAnswer` asked to keep of this reply, for `onSend`. */
+    readCacheKeep: { key: string; started: number; session: CachedSession } | null;
+  }
 }
 
 /**
@@ -21,9 +25,9 @@ export default fp(
   async (app) => {
     const cache = app.config.readCacheEntries > 0 ? new ReadCache(app.database.changes, app.config.readCacheEntries) : null;
     app.decorate('readCache', cache);
-    const pending = new WeakMap<FastifyReply, { key: string; started: number; session: CachedSession }>();
+    app.decorateReply('readCacheKeep', null);
     app.decorate('keepAnswer', (reply: FastifyReply, key: string, started: number, session: CachedSession) => {
-      if (cache) pending.set(reply, { key, started, session });
+      if (cache) reply.readCacheKeep = { key, started, session };
     });
     if (!cache) return;
     app.addHook('onSend', (request, reply, payload, done) => {
@@ -31,9 +35,9 @@ export default fp(
         if (request.user) cache.dropUser(request.user.id);
         return done(null, payload);
       }
-      const keep = pending.get(reply);
+      const keep = reply.readCacheKeep;
       if (keep) {
-        pending.delete(reply);
+        reply.readCacheKeep = null;
         if (reply.statusCode === 200 && typeof payload === 'string') cache.set(keep.key, keep.started, { ...keep.session, body: payload });
       }
       done(null, payload);
