@@ -105,7 +105,7 @@ export const consoleDossierItem = obj({
   name: nullStr,
   cnp: nullStr,
   cui: nullStr,
-  registration_type: int,
+  registration_type: { type: 'integer', enum: [1, 2] },
   flow: str,
   step: nullInt,
   step_id: str,

@@ -6255,7 +6255,8 @@ export interface operations {
                                 name?: string | null;
                                 paid?: boolean;
                                 partner?: string;
-                                registration_type?: number;
+                                /** @enum {integer} */
+                                registration_type?: 1 | 2;
                                 status?: string;
                                 step?: number | null;
                                 step_id?: string;
@@ -6342,7 +6343,8 @@ export interface operations {
                                 name?: string | null;
                                 paid?: boolean;
                                 partner?: string;
-                                registration_type?: number;
+                                /** @enum {integer} */
+                                registration_type?: 1 | 2;
                                 status?: string;
                                 step?: number | null;
                                 step_id?: string;

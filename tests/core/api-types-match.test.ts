@@ -30,7 +30,7 @@ import type {
 } from '../../src/core/api-types';
 import type { SessionUser } from '../../src/core/session';
 import type { BranchOffice, CaenCode, IdentitySession, IdentityUpload, LostReason, MaritalStatus, OverviewData } from '../../widgets/types';
-import type { DossierAnswer, DossierPage, DossierSummary, TimelineTypeSchema } from '../../src/pages/staff/console/api';
+import type { DossierAnswer, DossierPage, TimelineTypeSchema } from '../../src/pages/staff/console/api';
 
 /**
  * The dotted paths of the fields `B` names that `A` does not have ('never' when there is none). An
@@ -136,16 +136,9 @@ export type OtherChecks = [
   Holds<Reads<OutboxMail[], 'listOutbox'>>,
 ];
 
-/**
- * A known difference, for the schema to fix: the console's dossier list declares `registration_type`
- * as any integer (server/routes/dossier-schemas.ts `consoleDossierItem`), the page reads 1 | 2. With
- * `{ type: 'integer', enum: [1, 2] }` there, check `DossierPage` and `DossierAnswer` as they are.
- */
-type ConsoleSummary = Omit<DossierSummary, 'registration_type'> & { registration_type: number };
-
 export type StaffChecks = [
-  Holds<Reads<Omit<DossierPage, 'items'> & { items: ConsoleSummary[] }, 'listStaffDossiers'>>,
-  Holds<Reads<Omit<DossierAnswer, 'dossier'> & { dossier: ConsoleSummary }, 'getStaffDossier'>>,
+  Holds<Reads<DossierPage, 'listStaffDossiers'>>,
+  Holds<Reads<DossierAnswer, 'getStaffDossier'>>,
   Holds<Reads<TimelineTypeSchema[], 'listStaffTimelineTypes'>>,
 ];
 
