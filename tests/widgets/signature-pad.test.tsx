@@ -102,6 +102,8 @@ async function show(initial: RegistrationRequest, services = fakeServices()) {
   renderAt('/infiintare-pfa/5', <Wizard registrationType={2} api={setup.api} services={services} />);
   await screen.findByRole('heading', { name: t('steps:signature.title') });
   await screen.findByRole('img', { name: t('steps:signature.padLabel') });
+  // The pad is made in an effect after the canvas is shown: a hand can draw once it exists.
+  await waitFor(() => expect(pads.length).toBeGreaterThan(0));
   return setup;
 }
 
