@@ -31,17 +31,21 @@ export async function findRequest(db: Db, userId: number, registrationType: numb
   return row;
 }
 
-/**
- * The read of every API call, prepared once per database (issue 14: the query is not rebuilt by
- * Drizzle on each request, and PostgreSQL plans it once per connection).
- */
-function prepareReads(db: Db) {
-  const extras = extrasSql({
+/** What an answer carries besides the row (request-extras.ts), for the request and partner rows of a joined read. */
+const joinedRequestExtras = () =>
+  extrasSql({
     id: sql`${registrationRequests.id}`,
     userId: sql`${registrationRequests.userId}`,
     partnerId: sql`${partners.id}`,
     signatureFileId: signatureFileIdSql(registrationRequests.formData),
   });
+
+/**
+ * The read of every API call, prepared once per database (issue 14: the query is not rebuilt by
+ * Drizzle on each request, and PostgreSQL plans it once per connection).
+ */
+function prepareReads(db: Db) {
+  const extras = joinedRequestExtras();
   const join = and(
     eq(registrationRequests.userId, sql.placeholder('userId')),
     eq(registrationRequests.registrationType, sql.placeholder('registrationType')),
@@ -112,12 +116,7 @@ export async function requestWithPartner(
  * `withExtras` everything its answer carries (request-extras.ts).
  */
 function prepareSignedInReads(db: Db) {
-  const extras = extrasSql({
-    id: sql`${registrationRequests.id}`,
-    userId: sql`${registrationRequests.userId}`,
-    partnerId: sql`${partners.id}`,
-    signatureFileId: signatureFileIdSql(registrationRequests.formData),
-  });
+  const extras = joinedRequestExtras();
   const ofUser = and(eq(registrationRequests.userId, users.id), eq(registrationRequests.registrationType, sql.placeholder('registrationType')));
   const columns = { token: tokens, user: users, partner: partners, request: registrationRequests, prices: partnerPricesSql(partners.id) };
   return {

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { auth, placeAtStep, registerUser, testApp } from './helpers';
+import { placeAtStep, registerUser, testApp } from './helpers';
 import { place, sessionWithUploads, submit, verify } from './identity-helpers';
-import { approvedUserOf, query, reason, saveAddress } from './identity-setup';
+import { query, reason, identityApp } from './identity-setup';
 
 /** The applicant's address (update-user-info) and the identity step's confirmation. */
 
-/** Decides at once (IDV_SIMULATOR_DELAY_MS=0). */
 let app: FastifyInstance;
-beforeAll(async () => {
-  app = await testApp({ idvSimulatorDelayMs: 0 });
-});
-afterAll(() => app.close());
-
-const get = (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
-const post = (url: string, token: string, payload: object = {}) => app.inject({ method: 'POST', url, payload, headers: auth(token) });
-const approvedUser = (type?: 1 | 2) => approvedUserOf(app, type);
-const address = (token: string, overrides?: Record<string, unknown>) => saveAddress(app, token, overrides);
+const { get, post, approvedUser, address } = identityApp((made) => (app = made));
 
 describe('POST /api/registration/update-user-info', () => {
   it('saves the address with formatted lines and answers the request', async () => {

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { isValidCnp } from '../../server/identity/romanian-person';
-import { auth, placeAtStep, registerUser, testApp } from './helpers';
-import { storedFileCount } from './storage-helpers';
+import { auth, placeAtStep, registerUser } from './helpers';
 import { PNG, createSession, lastSession, sessionWithUploads, submit, upload, verify } from './identity-helpers';
-import { query, reason, saveAddress } from './identity-setup';
+import { query, reason, identityApp } from './identity-setup';
 
 /** The identity session decided by the simulator, read back and deleted. */
 
-/** Decides at once (IDV_SIMULATOR_DELAY_MS=0). */
 let app: FastifyInstance;
-beforeAll(async () => {
-  app = await testApp({ idvSimulatorDelayMs: 0 });
-});
-afterAll(() => app.close());
-
-const get = (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
-const post = (url: string, token: string, payload: object = {}) => app.inject({ method: 'POST', url, payload, headers: auth(token) });
-const storedFiles = () => storedFileCount(app);
-const address = (token: string, overrides?: Record<string, unknown>) => saveAddress(app, token, overrides);
+const { get, post, storedFiles, address } = identityApp((made) => (app = made));
 
 describe('the simulator decides', () => {
   it('approves with a Romanian person written into the profile, keeping the typed address', async () => {

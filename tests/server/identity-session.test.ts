@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import type { IdentityProvider } from '../../server/identity/types';
 import { IdentityProviderError } from '../../server/identity/types';
 import { auth, registerUser, testApp, testConfig, testDatabase } from './helpers';
-import { storedFileCount } from './storage-helpers';
 import { HEIC, JPEG, PNG, TEXT, WEBP, createSession, lastSession, multipartPayload, sessionWithUploads, submit, upload, verify } from './identity-helpers';
-import { approvedUserOf } from './identity-setup';
+import { identityApp } from './identity-setup';
 
 /** The identity session's calls: create, upload the three photos, submit (the other identity-*.test.ts files: the decision, the address). */
 
-/** Decides at once (IDV_SIMULATOR_DELAY_MS=0). */
 let app: FastifyInstance;
-beforeAll(async () => {
-  app = await testApp({ idvSimulatorDelayMs: 0 });
-});
-afterAll(() => app.close());
-
-const get = (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
-const post = (url: string, token: string, payload: object = {}) => app.inject({ method: 'POST', url, payload, headers: auth(token) });
-const storedFiles = () => storedFileCount(app);
-const approvedUser = (type?: 1 | 2) => approvedUserOf(app, type);
+const { get, post, storedFiles, approvedUser } = identityApp((made) => (app = made));
 
 describe('POST /api/veriff/create-veriff-session', () => {
   it('creates a session with status 1, also without a body', async () => {

@@ -1,6 +1,7 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { auth, registerUser, type RegisteredUser } from './helpers';
+import { auth, registerUser, testApp, type RegisteredUser } from './helpers';
+import { storedFileCount } from './storage-helpers';
 import { place, sessionWithUploads, submit, verify } from './identity-helpers';
 import { localeText } from '../copy';
 
@@ -42,4 +43,24 @@ export async function saveAddress(app: FastifyInstance, token: string, overrides
       ...overrides,
     },
   });
+}
+
+/**
+ * The app of one identity-*.test.ts file, whose simulator decides at once (IDV_SIMULATOR_DELAY_MS=0):
+ * made before the file's tests (handed to `use`) and closed after, with the calls the files share.
+ */
+export function identityApp(use: (app: FastifyInstance) => void) {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp({ idvSimulatorDelayMs: 0 });
+    use(app);
+  });
+  afterAll(() => app?.close());
+  return {
+    get: (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? auth(token) : {} }),
+    post: (url: string, token: string, payload: object = {}) => app.inject({ method: 'POST', url, payload, headers: auth(token) }),
+    storedFiles: () => storedFileCount(app),
+    approvedUser: (type?: 1 | 2) => approvedUserOf(app, type),
+    address: (token: string, overrides?: Record<string, unknown>) => saveAddress(app, token, overrides),
+  };
 }

@@ -1,55 +1,21 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Database } from '../../server/db';
-import {
-  auditLog,
-  fileDeletions,
-  files,
-  identitySessions,
-  jobRuns,
-  outbox,
-  registrationRequests,
-  retainedRecords,
-  retentionNotices,
-  tokens,
-  userMeta,
-  users,
-} from '../../server/db/schema';
-import { runRetention } from '../../server/privacy/retention';
+import { auditLog, fileDeletions, files, identitySessions, jobRuns, outbox, registrationRequests, retainedRecords, retentionNotices, tokens, userMeta, users } from '../../server/db/schema';
 import { claimJobRun, runScheduledRetention } from '../../server/privacy/retention-schedule';
 import { newStorageKey } from '../../server/storage/storage';
 import { main, parseCommand } from '../../scripts/ops';
-import { auth, registerUser, testConfig, type RegisteredUser } from './helpers';
-import { accountExists, DAY, emptyTables, later, linesOf, openRequestOf, OPERATOR, OPS_TOKEN, ownDatabaseUrl, startOwnApp, stopOwnApp } from './retention-setup';
-
-/**
- * The retention job (issue 32, server/privacy/retention.ts) with a moved clock: every run is given
- * an `asOf` days ahead, the data is as the app wrote it now. The job acts on every account of the
- * database, so each retention file has a database of its own (tests/server/retention-setup.ts),
- * emptied before each test: the other files' accounts are never touched.
- * Periods: the defaults (unfinished 180 days, warning 14, identity photos 30, lost 30).
- */
+import { auth, registerUser, testConfig } from './helpers';
+import { DAY, later, linesOf, OPERATOR, OPS_TOKEN, retentionApp } from './retention-setup';
 
 /** Here: a dry run, what every run deletes, the daily schedule across instances, the ops route and `npm run ops -- retention`. */
-const ownUrl = ownDatabaseUrl('_retention_runs');
-
 let database: Database;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  ({ database, app } = await startOwnApp(ownUrl));
-}, 120_000);
-
-afterAll(() => stopOwnApp(ownUrl, app, database));
-
-beforeEach(() => emptyTables(app));
-
-const retention = (asOf: Date, dryRun = false) => runRetention(app, { asOf, dryRun });
-const userExists = (user: RegisteredUser) => accountExists(app, user);
-const openRequest = (user: RegisteredUser) => openRequestOf(app, user);
+let ownUrl: URL | null;
+const { retention, userExists, openRequest } = retentionApp('_retention_runs', (made) => ({ database, app, ownUrl } = made));
 
 describe('a dry run', () => {
   async function snapshot() {

@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Database } from '../../server/db';
 import { fileDeletions, files, identitySessions, identityUploads, idvSimulatorSessions, jobRuns, outbox, retainedRecords, users } from '../../server/db/schema';
-import type { RetentionReport } from '../../server/privacy/retention';
+import { runRetention, type RetentionReport } from '../../server/privacy/retention';
 import { addTimelineItem } from '../../server/registration/timeline';
 import { auth, databaseUrl, mailsTo, requestRowOf, testConfig, type RegisteredUser } from './helpers';
 
@@ -23,7 +23,7 @@ export const later = (from: Date, days: number, hours = 0) => new Date(from.getT
 const runUrl = databaseUrl();
 
 /** The file's own PostgreSQL database (the run's name + `suffix`: files may run at the same time), or null for PGlite. */
-export function ownDatabaseUrl(suffix: string): URL | null {
+function ownDatabaseUrl(suffix: string): URL | null {
   const url = runUrl ? new URL(runUrl) : null;
   if (url) url.pathname = `${url.pathname}${suffix}`;
   return url;
@@ -39,23 +39,48 @@ async function adminQuery(text: string) {
   }
 }
 
-/** Makes the file's database and starts the app on it (with the ops API and an instant identity simulator). */
-export async function startOwnApp(ownUrl: URL | null): Promise<{ database: Database; app: FastifyInstance }> {
-  if (ownUrl) await adminQuery(`create database ${ownUrl.pathname.slice(1)}`);
-  const database = await openDatabase({ databaseUrl: ownUrl?.toString() ?? null, dataDir: ':memory:' });
-  const app = await buildApp(testConfig({ opsToken: OPS_TOKEN, idvSimulatorDelayMs: 0, databaseUrl: ownUrl?.toString() ?? null }), { database, checkAnswers: true });
-  await app.ready();
-  return { database, app };
+/** A retention*.test.ts file's database, its app (with the ops API and an instant identity simulator) and the database's address (null: PGlite). */
+export interface RetentionApp {
+  database: Database;
+  app: FastifyInstance;
+  ownUrl: URL | null;
 }
 
-export async function stopOwnApp(ownUrl: URL | null, app: FastifyInstance | undefined, database: Database | undefined) {
-  await app?.close();
-  await database?.close();
-  if (ownUrl) await adminQuery(`drop database if exists ${ownUrl.pathname.slice(1)} with (force)`);
+/**
+ * The retention job (issue 32, server/privacy/retention.ts) with a moved clock: every run is given an
+ * `asOf` days ahead, the data is as the app wrote it now. The job acts on every account of the
+ * database, so each retention file has a database of its own (`suffix`: the run's database name +
+ * it, or PGlite in memory), made before the file's tests (handed to `use`), emptied before each
+ * test (the other files' accounts are never touched) and dropped after. Periods: the defaults
+ * (unfinished 180 days, warning 14, identity photos 30, lost 30).
+ */
+export function retentionApp(suffix: string, use: (made: RetentionApp) => void) {
+  const ownUrl = ownDatabaseUrl(suffix);
+  let made: RetentionApp | undefined;
+  beforeAll(async () => {
+    if (ownUrl) await adminQuery(`create database ${ownUrl.pathname.slice(1)}`);
+    const database = await openDatabase({ databaseUrl: ownUrl?.toString() ?? null, dataDir: ':memory:' });
+    const app = await buildApp(testConfig({ opsToken: OPS_TOKEN, idvSimulatorDelayMs: 0, databaseUrl: ownUrl?.toString() ?? null }), { database, checkAnswers: true });
+    await app.ready();
+    made = { database, app, ownUrl };
+    use(made);
+  }, 120_000);
+  afterAll(async () => {
+    await made?.app.close();
+    await made?.database.close();
+    if (ownUrl) await adminQuery(`drop database if exists ${ownUrl.pathname.slice(1)} with (force)`);
+  });
+  beforeEach(() => emptyTables(made!.app));
+  return {
+    retention: (asOf: Date, dryRun = false) => runRetention(made!.app, { asOf, dryRun }),
+    userExists: (user: RegisteredUser) => accountExists(made!.app, user),
+    openRequest: (user: RegisteredUser) => openRequestOf(made!.app, user),
+    warningsTo: (email: string) => retentionWarningsTo(made!.app, email),
+  };
 }
 
 /** Before each test: no account, mail, kept record, pending deletion, simulator session or job run. */
-export async function emptyTables(app: FastifyInstance) {
+async function emptyTables(app: FastifyInstance) {
   await app.db.delete(users);
   await app.db.delete(outbox);
   await app.db.delete(retainedRecords);

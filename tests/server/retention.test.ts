@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import type { Database } from '../../server/db';
@@ -26,34 +26,13 @@ import { runRetention } from '../../server/privacy/retention';
 import { auth, placeAtStep, registerUser, requestRowOf, testConfig, type RegisteredUser } from './helpers';
 import { sessionWithUploads, submit, verify } from './identity-helpers';
 import { FakeVeriff } from './fake-veriff';
-import { accountExists, emptyTables, finalize, later, linesOf, loginAs, openRequestOf, OPS_TOKEN, ownDatabaseUrl, photoKeysOf, retentionWarningsTo, roDate, startOwnApp, stopOwnApp } from './retention-setup';
-
-/**
- * The retention job (issue 32, server/privacy/retention.ts) with a moved clock: every run is given
- * an `asOf` days ahead, the data is as the app wrote it now. The job acts on every account of the
- * database, so each retention file has a database of its own (tests/server/retention-setup.ts),
- * emptied before each test: the other files' accounts are never touched.
- * Periods: the defaults (unfinished 180 days, warning 14, identity photos 30, lost 30).
- */
+import { finalize, later, linesOf, loginAs, OPS_TOKEN, photoKeysOf, roDate, retentionApp } from './retention-setup';
 
 /** Here: unfinished applications, identity photos and lost applications. */
-const ownUrl = ownDatabaseUrl('_retention');
-
 let database: Database;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  ({ database, app } = await startOwnApp(ownUrl));
-}, 120_000);
-
-afterAll(() => stopOwnApp(ownUrl, app, database));
-
-beforeEach(() => emptyTables(app));
-
-const retention = (asOf: Date, dryRun = false) => runRetention(app, { asOf, dryRun });
-const userExists = (user: RegisteredUser) => accountExists(app, user);
-const warningsTo = (email: string) => retentionWarningsTo(app, email);
-const openRequest = (user: RegisteredUser) => openRequestOf(app, user);
+let ownUrl: URL | null;
+const { retention, userExists, warningsTo, openRequest } = retentionApp('_retention', (made) => ({ database, app, ownUrl } = made));
 const login = (user: RegisteredUser) => loginAs(app, user);
 const photoKeys = (userId: number) => photoKeysOf(app, userId);
 

@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { auditLog, outbox, registrationRequests, requestDocuments, timelineItems } from '../../server/db/schema';
+import { outbox, registrationRequests, requestDocuments, timelineItems } from '../../server/db/schema';
 import { DOSSIER_MESSAGES } from '../../server/routes/staff-dossiers';
 import { TIMELINE_MESSAGES } from '../../server/registration/timeline';
-import { auth, mailsTo, testApp } from './helpers';
+import { auth, mailsTo } from './helpers';
 import { multipartPayload } from './identity-helpers';
-import { OPS_TOKEN, PDF, applicantOf, ops, staffMember, type ApplicantOptions, type StaffMember } from './staff-dossiers-setup';
+import { PDF, ops, type StaffMember, staffConsoleApp } from './staff-dossiers-setup';
 
 /** The staff console's actions on a dossier (timeline items, documents, finalize, reject, missing documents), each with its audit entry, and the ops API's same services. */
 
 let app: FastifyInstance;
 let operator: StaffMember;
-
-const staff = (role: 'operator' | 'editor') => staffMember(app, role);
-
-beforeAll(async () => {
-  app = await testApp({ opsToken: OPS_TOKEN });
-  operator = await staff('operator');
-});
-afterAll(() => app?.close());
-
-const applicant = (options?: ApplicantOptions) => applicantOf(app, options);
-const as = (who: { token: string }) => auth(who.token);
-const get = (url: string, headers = as(operator)) => app.inject({ method: 'GET', url, headers });
-const post = (url: string, payload: object | undefined, headers = as(operator)) => app.inject({ method: 'POST', url, headers, payload });
-const auditOf = (requestId: number) => app.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+const { as, applicant, get, post, auditOf } = staffConsoleApp((made) => ({ app, operator } = made));
 
 describe('actions, each with its audit entry', () => {
   it('GET /api/staff/timeline-types: every type with its JSON Schema', async () => {

@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { mergeProfile } from '../../server/registration/store';
-import { auth, registerUser, uniqueEmail, type RegisteredUser } from './helpers';
+import { eq } from 'drizzle-orm';
+import { auditLog } from '../../server/db/schema';
+import { auth, registerUser, testApp, uniqueEmail, type RegisteredUser } from './helpers';
 
 /** Shared by staff-dossiers.test.ts and staff-dossier-actions.test.ts. */
 
@@ -45,4 +47,34 @@ export async function applicantOf(app: FastifyInstance, options: ApplicantOption
   const cnp = options.cnp ?? uniqueCnp();
   await mergeProfile(app.db, requestId, { last_name: options.lastName ?? 'Popescu', first_name: options.firstName ?? 'Ion', personal_code: cnp });
   return { ...user, requestId, cnp };
+}
+
+/** The app of a staff-dossier*.test.ts file and its two staff members, handed to `use` once made. */
+export interface StaffConsole {
+  app: FastifyInstance;
+  operator: StaffMember;
+  editor: StaffMember;
+}
+
+/**
+ * The app of one staff-dossier*.test.ts file (with the ops token), an operator and an editor: made
+ * before the file's tests (handed to `use`) and closed after, with the calls the files share. Calls
+ * go as the operator unless other headers are given.
+ */
+export function staffConsoleApp(use: (made: StaffConsole) => void) {
+  let made: StaffConsole;
+  beforeAll(async () => {
+    const app = await testApp({ opsToken: OPS_TOKEN });
+    made = { app, operator: await staffMember(app, 'operator'), editor: await staffMember(app, 'editor') };
+    use(made);
+  });
+  afterAll(() => made?.app.close());
+  const as = (who: { token: string }) => auth(who.token);
+  return {
+    as,
+    applicant: (options?: ApplicantOptions) => applicantOf(made.app, options),
+    get: (url: string, headers?: Record<string, string>) => made.app.inject({ method: 'GET', url, headers: headers ?? as(made.operator) }),
+    post: (url: string, payload: object | undefined, headers?: Record<string, string>) => made.app.inject({ method: 'POST', url, headers: headers ?? as(made.operator), payload }),
+    auditOf: (requestId: number) => made.app.db.select().from(auditLog).where(eq(auditLog.requestId, requestId)),
+  };
 }

@@ -1,38 +1,24 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { auditLog, registrationRequests, timelineItems } from '../../server/db/schema';
+import { registrationRequests, timelineItems } from '../../server/db/schema';
 import { DOSSIER_MESSAGES } from '../../server/routes/staff-dossiers';
 import { STAFF_AUTH_MESSAGES } from '../../server/plugins/staff-auth';
 import { TIMELINE_MESSAGES } from '../../server/registration/timeline';
 import { auditCsv, csvField } from '../../server/staff/audit';
 import { DOSSIER_ACTION_MESSAGES } from '../../server/staff/dossier-actions';
 import { translate } from '../../server/messages';
-import { auth, placeAtStep, testApp } from './helpers';
+import { auth, placeAtStep } from './helpers';
 import { multipartPayload } from './identity-helpers';
-import { OPS_TOKEN, PDF, applicantOf, ops, staffMember, type ApplicantOptions, type StaffMember } from './staff-dossiers-setup';
+import { PDF, ops, type StaffMember, staffConsoleApp } from './staff-dossiers-setup';
 
 /** The staff console's dossier API (issue 18): who may call it, the list and search, a dossier with its files, the audit log, English answers (the actions: staff-dossier-actions.test.ts). */
 
 let app: FastifyInstance;
 let operator: StaffMember;
 let editor: StaffMember;
-
-const staff = (role: 'operator' | 'editor') => staffMember(app, role);
-
-beforeAll(async () => {
-  app = await testApp({ opsToken: OPS_TOKEN });
-  operator = await staff('operator');
-  editor = await staff('editor');
-});
-afterAll(() => app?.close());
-
-const applicant = (options?: ApplicantOptions) => applicantOf(app, options);
-const as = (who: { token: string }) => auth(who.token);
-const get = (url: string, headers = as(operator)) => app.inject({ method: 'GET', url, headers });
-const post = (url: string, payload: object | undefined, headers = as(operator)) => app.inject({ method: 'POST', url, headers, payload });
-const auditOf = (requestId: number) => app.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+const { as, applicant, get, post, auditOf } = staffConsoleApp((made) => ({ app, operator, editor } = made));
 
 describe('who may call the operator API', () => {
   it('an editor gets 403, an applicant\'s token, a wrong token or none get 401, on every route', async () => {
