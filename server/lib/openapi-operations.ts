@@ -113,7 +113,7 @@ export const OPERATIONS: ReadonlyMap<string, OperationInfo> = new Map([
     'GET /api/nomenclature/marital-status/index': ['listMaritalStatuses', 'Marital statuses', 'public'],
     'GET /api/nomenclature/lost-reasons/index': ['listLostReasons', 'Why an applicant leaves the flow', 'public'],
     'GET /api/nomenclature/icredit-office/index': ['listCreditOffices', "The credit partner's branch offices", 'public'],
-    'GET /api/nomenclature/code/index/:offset/:size': ['listCaenCodes', 'CAEN codes, searchable', 'applicant'],
+    'GET /api/nomenclature/code/index/:offset/:size': ['listCaenCodes', 'CAEN codes, searchable', 'public'],
     'GET /api/nomenclature/office-services': ['listOfficeServices', 'Services offered instead of the product', 'public'],
     'GET /api/partner/index': ['listPartners', 'Partners and their plans with prices', 'public'],
   }),

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ro } from '../../server/messages/ro';
 import { STAFF_AUTH_MESSAGES } from '../../server/plugins/staff-auth';
 import { OPS_MESSAGES } from '../../server/routes/ops';
+import { operationTable, type Access, type OperationInfo } from '../../server/lib/openapi-operations';
 import { auth, registerUser, testApp, uniqueEmail } from './helpers';
 
 /**
  * Who may call what, for EVERY route the app registers (read from `app.registeredRoutes`, filled by
- * an onRoute hook: a new route is checked without touching this file). A route is either public,
- * listed in PUBLIC with its reason, or refuses every caller without its own credentials with 401:
+ * an onRoute hook: a new route is checked without touching this file). A route is either public, as
+ * its row of the OpenAPI operations table declares (or UNDOCUMENTED_PUBLIC below), or refuses every caller without its own credentials with 401:
  * no Authorization header, a malformed one, an unknown token, and the credentials of the other
  * kinds of caller (an applicant's token, a staff session, the ops token). The body does not matter:
  * each POST/PUT/PATCH/DELETE is also sent without a body, with `{}` and with a JSON array, and still
@@ -23,19 +24,13 @@ const OPERATOR = 'Ana Operator';
 /** A route as "METHOD /url", the url as registered (with its `:params`). */
 type RouteKey = string;
 
-/** The routes anyone may call, each with the reason. Nothing else answers without credentials. */
-const PUBLIC: { routes: RouteKey[] | ((key: RouteKey) => boolean); reason: string }[] = [
-  { routes: ['POST /api/login', 'POST /api/auth', 'POST /api/register', 'POST /api/staff/login'], reason: 'signing in and registering' },
-  { routes: ['POST /api/auto-login', 'GET /sso/:token'], reason: 'the hand-over link: its one-time token is the credential (auto-login.test.ts, misc.test.ts)' },
-  { routes: ['POST /api/password/forgot', 'POST /api/password/reset/:token'], reason: 'the password reset: the mailed link is the credential (password.test.ts)' },
-  { routes: ['GET /api/email/verify/:token'], reason: 'the verification link of the mail (email-verification.test.ts)' },
-  { routes: ['POST /api/unsubscribe'], reason: "the unsubscribe link of every mail: the user's frontend_id is the credential" },
-  { routes: ['GET /api/health', 'GET /api/health/live', 'GET /api/health/ready', 'GET /api/config'], reason: 'health checks and the public settings of the browser' },
-  { routes: ['GET /api/partner/index'], reason: 'the partners, before registering' },
-  { routes: (key) => key.startsWith('GET /api/nomenclature/'), reason: 'nomenclatures: counties, cities, activities, office services (public data)' },
-  { routes: ['POST /api/veriff/decision-webhook', 'POST /api/stripe/webhook'], reason: "the providers' webhooks: signed by the provider, not a session (veriff-client.test.ts, payment.test.ts)" },
-  { routes: ['GET /termeni', 'GET /confidentialitate'], reason: 'the legal pages (legal-pages.test.ts)' },
-  { routes: ['GET /api/dev/outbox', 'GET /dev/outbox'], reason: 'development and tests only: the mail outbox, answering this machine only, absent in production and with SMTP (server/routes/dev.ts)' },
+/**
+ * Who may call a route is declared once, in the OpenAPI operations table (server/lib/openapi-operations.ts:
+ * `access`, which the document shows as the operation's `security`); this test holds every route to
+ * it. The routes the document leaves out (`schema.hide`) have no row there: these, each with its reason.
+ */
+const UNDOCUMENTED_PUBLIC: { routes: (key: RouteKey) => boolean; reason: string }[] = [
+  { routes: (key) => key === 'GET /dev/outbox', reason: 'development and tests only: the outbox page, answering this machine only, absent in production and with SMTP (server/routes/dev.ts)' },
   { routes: (key) => /^GET \/api\/docs(\/|$)/.test(key), reason: 'the OpenAPI document and its browsable page (openapi.test.ts)' },
   { routes: (key) => /^GET \/(?!api\/)\S*(\.[a-z0-9]+|\*)$/i.test(key), reason: "the built browser app's files (SERVE_STATIC=1 only, static.test.ts)" },
 ];
@@ -66,17 +61,17 @@ const CHECKED_BEFORE_SIGN_IN: Record<RouteKey, { answers: [noBody: number, empty
   },
 };
 
-/** Who checks a route's credentials, by its path. */
-type Guard = 'applicant' | 'staff' | 'ops';
-const guardOf = (url: string): Guard => (url.startsWith('/api/ops/') ? 'ops' : url.startsWith('/api/staff/') ? 'staff' : 'applicant');
+/** Who checks a route's credentials. */
+type Guard = Exclude<Access, 'public'>;
 
 const MESSAGE: Record<Guard, string> = {
   applicant: ro.envelope.unauthorized,
   staff: STAFF_AUTH_MESSAGES.unauthorized,
-  ops: OPS_MESSAGES.unauthorized,
+  operator: OPS_MESSAGES.unauthorized,
 };
 
 let app: FastifyInstance;
+let operations: Map<RouteKey, OperationInfo>;
 /** Credentials of each kind of caller, each refused by the other kinds' routes. */
 const tokens = { applicant: '', operator: '', editor: '' };
 
@@ -90,6 +85,7 @@ async function staffSession(role: 'operator' | 'editor'): Promise<string> {
 
 beforeAll(async () => {
   app = await testApp({ opsToken: OPS_TOKEN });
+  operations = operationTable(app.flows.flows);
   tokens.applicant = (await registerUser(app)).token;
   tokens.operator = await staffSession('operator');
   tokens.editor = await staffSession('editor');
@@ -120,22 +116,20 @@ function registered(): RouteKey[] {
   return [...new Set(keys)].sort();
 }
 
-const publicReason = (key: RouteKey) => PUBLIC.find((p) => (typeof p.routes === 'function' ? p.routes(key) : p.routes.includes(key)))?.reason;
+/** Who may call the route: its row of the operations table, else public for the undocumented routes above; undefined for neither. */
+const accessOf = (key: RouteKey): Access | undefined => operations.get(key)?.access ?? (UNDOCUMENTED_PUBLIC.some((p) => p.routes(key)) ? 'public' : undefined);
 
 /** A url of the route: each `:param` is 1. */
 const urlOf = (url: string) => url.replace(/:\w+/g, '1');
 
 describe('every route needs its credentials, unless it is public', () => {
-  it('the tables name registered routes only', () => {
+  it('every registered route has its callers declared; the body-first table names registered, signed-in routes', () => {
     const keys = registered();
     expect(keys.length).toBeGreaterThan(90);
-    for (const entry of PUBLIC) {
-      const matched = typeof entry.routes === 'function' ? keys.filter(entry.routes) : entry.routes.filter((key) => keys.includes(key));
-      if (typeof entry.routes !== 'function') expect(matched, entry.reason).toEqual(entry.routes);
-    }
+    expect(keys.filter((key) => accessOf(key) === undefined)).toEqual([]);
     for (const key of Object.keys(CHECKED_BEFORE_SIGN_IN)) {
       expect(keys, key).toContain(key);
-      expect(publicReason(key), key).toBeUndefined();
+      expect(accessOf(key), key).not.toBe('public');
     }
   });
 
@@ -144,9 +138,10 @@ describe('every route needs its credentials, unless it is public', () => {
     let checked = 0;
     let sent = 0;
     for (const key of registered()) {
-      if (publicReason(key)) continue;
+      const access = accessOf(key);
+      if (access === 'public' || access === undefined) continue;
+      const guard: Guard = access;
       const [method, url] = key.split(' ') as [string, string];
-      const guard = guardOf(url);
       const first = CHECKED_BEFORE_SIGN_IN[key];
       const hasBody = method !== 'GET';
       const send = async (name: string, headers: Record<string, string>, body: { name: string; payload?: unknown }, expected: number) => {
@@ -175,7 +170,7 @@ describe('every route needs its credentials, unless it is public', () => {
       }
       checked++;
     }
-    console.log(`auth-required: ${registered().length} routes, ${registered().filter(publicReason).length} public, ${checked} refusing callers without credentials (${Object.keys(CHECKED_BEFORE_SIGN_IN).length} checking the body first), ${sent} requests`);
+    console.log(`auth-required: ${registered().length} routes, ${registered().filter((key) => accessOf(key) === 'public').length} public, ${checked} refusing callers without credentials (${Object.keys(CHECKED_BEFORE_SIGN_IN).length} checking the body first), ${sent} requests`);
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(60);
   });
