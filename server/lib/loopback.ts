@@ -38,7 +38,7 @@ export function proxiedClients(headers: FastifyRequest['headers']): string[] | n
 }
 
 /**
- * preHandler of the development-only routes (the mail outbox, the simulated payment, the browsable
+ * The hook (onRequest or preHandler) of the development-only routes (the mail outbox, the simulated payment, the browsable
  * API docs, the e2e server's test routes): they answer only a client on this machine. The connection
  * must be loopback, and a request that came through a proxy (it carries X-Forwarded-For, Forwarded or
  * X-Real-IP) is refused unless the proxy is trusted (TRUST_PROXY) and names only loopback clients: a

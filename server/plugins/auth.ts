@@ -5,7 +5,7 @@ import { unauthorized } from '../lib/http-errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: requires `Authorization: Bearer <access token>`; sets `request.user`. */
+    /** onRequest hook: requires `Authorization: Bearer <access token>`; sets `request.user`. Sign-in comes first, before the body is read or checked. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {

@@ -12,7 +12,7 @@ export const STAFF_AUTH_MESSAGES = {
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * A preHandler for staff routes: `{ preHandler: app.staffOnly('operator') }`. Requires
+     * An onRequest hook for staff routes: `{ onRequest: app.staffOnly('operator') }` (sign-in first, before the body is read or checked). Requires
      * `Authorization: Bearer <staff session>` (401 otherwise: an applicant's token is no staff
      * session) and, when roles are given, one of them (403 otherwise). Sets `request.staff`.
      */

@@ -133,7 +133,7 @@ export default (async (app) => {
     },
   );
 
-  app.post('/logout', { preHandler: app.authenticate, schema: { response: replies(NO_PAYLOAD) } }, async (request) => {
+  app.post('/logout', { onRequest: app.authenticate, schema: { response: replies(NO_PAYLOAD) } }, async (request) => {
     await revokeToken(db, request.tokenId as number);
     return { message: 'Te-ai deconectat.', payload: null };
   });

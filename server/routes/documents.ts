@@ -43,7 +43,7 @@ async function emptyBody(request: FastifyRequest): Promise<void> {
  *   `{ acknowledged_at }`, the first time it was recorded.
  */
 export default (async (app) => {
-  app.post<DeleteBody>('/registration/delete/diploma-documents', { preHandler: app.authenticate, schema: deleteSchema }, async (request) => {
+  app.post<DeleteBody>('/registration/delete/diploma-documents', { onRequest: app.authenticate, schema: deleteSchema }, async (request) => {
     const { request: row, resolved, serialize } = await loadRequest(app, request.user as UserRow, app.flows.byType[2]);
     const current = currentStep(resolved, row.step);
     const sent = request.body.current_step_identifier;
@@ -58,7 +58,7 @@ export default (async (app) => {
 
   app.post(
     '/user-meta/attorney-acknowledgement',
-    { preHandler: app.authenticate, preValidation: emptyBody, schema: { body: { type: 'object' }, response: replies(obj({ acknowledged_at: str }), 'When the user first saw the power-of-attorney screen') } },
+    { onRequest: app.authenticate, preValidation: emptyBody, schema: { body: { type: 'object' }, response: replies(obj({ acknowledged_at: str }), 'When the user first saw the power-of-attorney screen') } },
     async (request) => {
       const userId = (request.user as UserRow).id;
       const where = and(eq(userMeta.userId, userId), eq(userMeta.metaKey, ATTORNEY_META_KEY));

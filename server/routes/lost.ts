@@ -33,7 +33,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
   app.post<{ Body: { reason_identifier: string } }>(
     '/mark-as-lost',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         body: {
           type: 'object',
@@ -58,7 +58,7 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     },
   );
 
-  app.post('/mark-as-unlost', { preHandler: app.authenticate, schema: { response: replies(obj({ registration_type: { type: 'integer', enum: [1, 2] } }), 'The flow to go back to') } }, async (request) => {
+  app.post('/mark-as-unlost', { onRequest: app.authenticate, schema: { response: replies(obj({ registration_type: { type: 'integer', enum: [1, 2] } }), 'The flow to go back to') } }, async (request) => {
     const user = request.user as UserRow;
     const { request: row, serialize } = await loadRequest(app, user, flowOf(user));
     const moved = await markUnlost(app.db, row);

@@ -54,7 +54,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
   );
 
   /** What the overview shows besides the profile: PFA name, codes with their names, e-mail and phone (read-only). */
-  app.get('/registration/overview', { preHandler: app.authenticate, schema: { response: replies(overview, 'What the overview step shows') } }, async (request) => ({
+  app.get('/registration/overview', { onRequest: app.authenticate, schema: { response: replies(overview, 'What the overview step shows') } }, async (request) => ({
     message: '',
     payload: await overviewData(app, request.user as UserRow),
   }));
@@ -62,7 +62,7 @@ const overviewRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: OverviewUpdate }>(
     '/registration/update/form-data',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         body: {
           type: 'object',

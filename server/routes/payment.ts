@@ -56,7 +56,7 @@ export default (async (app) => {
   const provider = app.payments;
 
   /** Starts a checkout for the chosen price of the user's partner; the browser goes to `redirect_url`. */
-  app.post<{ Body: { selected_stripe_id: string } }>('/stripe/redirect', { preHandler: app.authenticate, schema: { body: priceBody, response: replies(redirectAnswer, 'The payment page, or why not') } }, async (request) => ({
+  app.post<{ Body: { selected_stripe_id: string } }>('/stripe/redirect', { onRequest: app.authenticate, schema: { body: priceBody, response: replies(redirectAnswer, 'The payment page, or why not') } }, async (request) => ({
     message: '',
     payload: await startCheckout(app, request.user as UserRow, request.body.selected_stripe_id, browserOrigin(app, request), request.log),
   }));
@@ -97,24 +97,24 @@ export default (async (app) => {
    */
   app.post<{ Body: { current_step_identifier: string } }>(
     '/stripe/pay/simulate',
-    { preHandler: [onlyFromLoopback, app.authenticate], schema: { body: stepBody, response: requestReplies } },
+    { onRequest: [onlyFromLoopback, app.authenticate], schema: { body: stepBody, response: requestReplies } },
     async (request) => ({ message: '', payload: await simulatePayment(app, request.user as UserRow, request.body.current_step_identifier) }),
   );
 
   /** The built-in checkout page's data: amount, partner, what is bought. */
-  app.get<{ Params: { id: string } }>('/checkout/:id', { preHandler: app.authenticate, schema: { params: paymentParams, response: replies(checkoutAnswer, 'The built-in checkout page') } }, async (request) => ({
+  app.get<{ Params: { id: string } }>('/checkout/:id', { onRequest: app.authenticate, schema: { params: paymentParams, response: replies(checkoutAnswer, 'The built-in checkout page') } }, async (request) => ({
     message: '',
     payload: await checkoutPage(app, request.user as UserRow, request.params.id, browserOrigin(app, request)),
   }));
 
   /** "Plătește": marks the payment paid (the webhook's code path) and answers where to go. */
-  app.post<{ Params: { id: string } }>('/checkout/:id/pay', { preHandler: app.authenticate, schema: { params: paymentParams, response: leaveCheckout } }, async (request) => ({
+  app.post<{ Params: { id: string } }>('/checkout/:id/pay', { onRequest: app.authenticate, schema: { params: paymentParams, response: leaveCheckout } }, async (request) => ({
     message: '',
     payload: { redirect_url: await payBuiltin(app, request.user as UserRow, request.params.id, browserOrigin(app, request)) },
   }));
 
   /** "Anulează": the payment is given up; the browser goes back to the confirmation page, which offers the pricing again. */
-  app.post<{ Params: { id: string } }>('/checkout/:id/cancel', { preHandler: app.authenticate, schema: { params: paymentParams, response: leaveCheckout } }, async (request) => ({
+  app.post<{ Params: { id: string } }>('/checkout/:id/cancel', { onRequest: app.authenticate, schema: { params: paymentParams, response: leaveCheckout } }, async (request) => ({
     message: '',
     payload: { redirect_url: await cancelBuiltin(app, request.user as UserRow, request.params.id, browserOrigin(app, request)) },
   }));

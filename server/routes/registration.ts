@@ -117,12 +117,12 @@ export default (async (app, options: { registry: FlowRegistry }) => {
     /** Back one step (spec: previous-step call). An optional current_step_identifier guards double clicks. */
     app.post<{ Body: { current_step_identifier?: string } }>(
       flow.api.previous.replace(/^\/api/, ''),
-      { preHandler: signedIn(flow), schema: { body: previousBody, response: requestReplies } },
+      { onRequest: signedIn(flow), schema: { body: previousBody, response: requestReplies } },
       async (request) => service.back(await service.atStep(await load(request, flow), request.body?.current_step_identifier || null)),
     );
 
     /** Forward over a step whose data the request already holds (e.g. after going back). */
-    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { preHandler: signedIn(flow), schema: { body: stepBody, response: requestReplies } }, async (request) =>
+    app.post<{ Body: Body }>(flow.api.next.replace(/^\/api/, ''), { onRequest: signedIn(flow), schema: { body: stepBody, response: requestReplies } }, async (request) =>
       service.next(await service.atStep(await load(request, flow), request.body.current_step_identifier)),
     );
 

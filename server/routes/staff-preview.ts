@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyPluginAsync, preHandlerHookHandler } from 'fastify';
+import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { resolveFlow, type Flow } from '../../src/core/flow';
 import { activities, partnerPrices, partners } from '../db/schema';
@@ -53,7 +53,7 @@ interface ValidateBody {
  * validation of a step's payload against the schema on disk (the browser's validators are
  * precompiled at build time and the CSP forbids compiling one there). Nothing is written.
  */
-const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> = async (app, { guard }) => {
+const staffPreviewRoutes: FastifyPluginAsync<{ guard: onRequestHookHandler }> = async (app, { guard }) => {
   const dir = () => app.config.previewFlowsDir ?? FLOWS_DIR;
   const schemasDir = () => app.config.previewSchemasDir ?? SCHEMAS_DIR;
 
@@ -83,7 +83,7 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
     }));
   }
 
-  app.get('/staff/preview', { preHandler: guard, schema: { response: replies(PREVIEW, 'The preview folder’s flow files, the step schemas, flows:check’s problems, partners and activities') } }, async () => {
+  app.get('/staff/preview', { onRequest: guard, schema: { response: replies(PREVIEW, 'The preview folder’s flow files, the step schemas, flows:check’s problems, partners and activities') } }, async () => {
     const flowFiles = readFiles();
     const files = flowFiles.files;
     const input = checkInput(flowFiles, (method, url) => app.hasRoute({ method, url }), { schemasDir: schemasDir() });
@@ -107,7 +107,7 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: preHandlerHookHandler }> =
   app.post<{ Body: ValidateBody }>(
     '/staff/preview/validate',
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         body: {
           type: 'object',

@@ -59,12 +59,12 @@ export default (async (app) => {
     },
   );
 
-  app.post('/staff/logout', { preHandler: app.staffOnly(), schema: { response: replies(NO_PAYLOAD) } }, async (request) => {
+  app.post('/staff/logout', { onRequest: app.staffOnly(), schema: { response: replies(NO_PAYLOAD) } }, async (request) => {
     await revokeStaffSession(db, request.staffSessionId as number);
     return { message: STAFF_MESSAGES.signedOut, payload: null };
   });
 
-  app.get('/staff/me', { preHandler: app.staffOnly(), schema: { response: replies(staffMemberSchema, 'The signed-in staff member') } }, async (request) => {
+  app.get('/staff/me', { onRequest: app.staffOnly(), schema: { response: replies(staffMemberSchema, 'The signed-in staff member') } }, async (request) => {
     return { message: '', payload: staffView(request.staff!) };
   });
 }) satisfies FastifyPluginAsync;

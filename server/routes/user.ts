@@ -13,7 +13,7 @@ export default (async (app) => {
    * Whether the browser should leave for the dashboard (spec 000 §4.5). When not, the cookie
    * `dashboard_redirect=0` spares the browser the question for 5 minutes.
    */
-  app.get('/user/dashboard-redirect', { preHandler: app.authenticate, schema: { response: replies(bool, 'Whether to leave for the dashboard') } }, async (request, reply) => {
+  app.get('/user/dashboard-redirect', { onRequest: app.authenticate, schema: { response: replies(bool, 'Whether to leave for the dashboard') } }, async (request, reply) => {
     // Follows the requests' state: a finalized dossier hands the user over to the dashboard.
     const redirect = (await onboardingState(app.db, request.user as UserRow)).dashboardRedirect;
     if (!redirect) {
@@ -29,7 +29,7 @@ export default (async (app) => {
   app.put<{ Body: { language: Language } }>(
     '/user/language',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         body: { type: 'object', required: ['language'], additionalProperties: false, properties: { language: { type: 'string', enum: [...LANGUAGES] } } },
         response: replies(obj({ language: { type: 'string', enum: [...LANGUAGES] } }), 'The language kept for the user'),
@@ -46,7 +46,7 @@ export default (async (app) => {
   app.get<{ Querystring: { redirect?: string } }>(
     '/user/auto-login-link',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         querystring: { type: 'object', properties: { redirect: { type: 'string', maxLength: 100 } } },
         response: replies(obj({ auto_login_link: str, expires_at: nullStr }), 'A single-use sign-in link'),

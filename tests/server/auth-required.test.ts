@@ -13,7 +13,8 @@ import { auth, registerUser, testApp, uniqueEmail } from './helpers';
  * no Authorization header, a malformed one, an unknown token, and the credentials of the other
  * kinds of caller (an applicant's token, a staff session, the ops token). The body does not matter:
  * each POST/PUT/PATCH/DELETE is also sent without a body, with `{}` and with a JSON array, and still
- * answers 401, except the routes of CHECKED_BEFORE_SIGN_IN (today's order, kept as it is).
+ * answers 401: every sign-in check is an onRequest hook, so it runs before the body is parsed or
+ * checked against the route's schema (a caller without credentials learns nothing of the fields).
  * What each 401 is about beyond "no valid credentials" (an expired, idle, revoked or signed-out
  * session, a deleted account, the read cache, the access log) stays in its own test file.
  */
@@ -34,32 +35,6 @@ const UNDOCUMENTED_PUBLIC: { routes: (key: RouteKey) => boolean; reason: string 
   { routes: (key) => /^GET \/api\/docs(\/|$)/.test(key), reason: 'the OpenAPI document and its browsable page (openapi.test.ts)' },
   { routes: (key) => /^GET \/(?!api\/)\S*(\.[a-z0-9]+|\*)$/i.test(key), reason: "the built browser app's files (SERVE_STATIC=1 only, static.test.ts)" },
 ];
-
-/**
- * Routes that check the body before the session, as they do today: their sign-in is a `preHandler`
- * (`app.authenticate`, the registration's `signedIn`, `app.staffOnly`), and Fastify validates the
- * body against the route's schema before the preHandlers run. `answers`: what they answer without a
- * token to no body, to `{}` and to `[1]` (422: the schema's field errors, to anyone); with `body`,
- * which their schema takes, they answer 401 like every other route.
- */
-const CHECKED_BEFORE_SIGN_IN: Record<RouteKey, { answers: [noBody: number, emptyObject: number, array: number]; body: object }> = {
-  'PUT /api/user/language': { answers: [422, 422, 422], body: { language: 'en' } },
-  'POST /api/mark-as-lost': { answers: [422, 422, 422], body: { reason_identifier: 'platitor-tva' } },
-  'POST /api/registration/steps/next': { answers: [422, 422, 422], body: { current_step_identifier: 'requesting-company-step-0' } },
-  'POST /api/registration/existing/steps/next': { answers: [422, 422, 422], body: { current_step_identifier: 'existing-company-step-0' } },
-  'POST /api/registration/steps/previous': { answers: [422, 401, 422], body: {} },
-  'POST /api/registration/existing/steps/previous': { answers: [422, 401, 422], body: {} },
-  'POST /api/registration/update/form-data': { answers: [422, 401, 422], body: { first_name: 'Ana' } },
-  'POST /api/registration/delete/diploma-documents': { answers: [422, 422, 422], body: { file_id: 1 } },
-  // No body is taken as {} (its preValidation `emptyBody`, server/routes/documents.ts); an array is not an object.
-  'POST /api/user-meta/attorney-acknowledgement': { answers: [401, 401, 422], body: {} },
-  'POST /api/stripe/redirect': { answers: [422, 422, 422], body: { selected_stripe_id: 'price_neafiliat' } },
-  'POST /api/stripe/pay/simulate': { answers: [422, 422, 422], body: { current_step_identifier: 'requesting-company-step-9' } },
-  'POST /api/staff/preview/validate': {
-    answers: [422, 422, 422],
-    body: { file: 'new-pfa.json', step: 'requesting-company-step-8', partner: 'neafiliat', activity: null, endpoint: '/api/registration/collect/card', body: {} },
-  },
-};
 
 /** Who checks a route's credentials. */
 type Guard = Exclude<Access, 'public'>;
@@ -123,14 +98,10 @@ const accessOf = (key: RouteKey): Access | undefined => operations.get(key)?.acc
 const urlOf = (url: string) => url.replace(/:\w+/g, '1');
 
 describe('every route needs its credentials, unless it is public', () => {
-  it('every registered route has its callers declared; the body-first table names registered, signed-in routes', () => {
+  it('every registered route has its callers declared', () => {
     const keys = registered();
     expect(keys.length).toBeGreaterThan(90);
     expect(keys.filter((key) => accessOf(key) === undefined)).toEqual([]);
-    for (const key of Object.keys(CHECKED_BEFORE_SIGN_IN)) {
-      expect(keys, key).toContain(key);
-      expect(accessOf(key), key).not.toBe('public');
-    }
   });
 
   it('answers 401 to every caller without its credentials, whatever the body', { timeout: 240_000 }, async () => {
@@ -142,7 +113,6 @@ describe('every route needs its credentials, unless it is public', () => {
       if (access === 'public' || access === undefined) continue;
       const guard: Guard = access;
       const [method, url] = key.split(' ') as [string, string];
-      const first = CHECKED_BEFORE_SIGN_IN[key];
       const hasBody = method !== 'GET';
       const send = async (name: string, headers: Record<string, string>, body: { name: string; payload?: unknown }, expected: number) => {
         const res = await app.inject({
@@ -160,17 +130,17 @@ describe('every route needs its credentials, unless it is public', () => {
       const credentials = refusedCredentials(guard);
       const noBody = { name: 'no body' };
       const bodies = [noBody, { name: 'the body {}', payload: {} }, { name: 'the body [1]', payload: [1] }];
-      // Every refused credential without a body (a body its schema takes for the routes that check it first) …
-      for (const [name, headers] of Object.entries(credentials)) await send(name, headers, first ? { name: 'a body its schema takes', payload: first.body } : noBody, 401);
+      // Every refused credential without a body …
+      for (const [name, headers] of Object.entries(credentials)) await send(name, headers, noBody, 401);
       // … and the bodies with no token and an unknown one.
       if (hasBody) {
         for (const name of ['no token', 'an unknown token']) {
-          for (const [i, body] of bodies.entries()) await send(name, credentials[name], body, first ? first.answers[i] : 401);
+          for (const body of bodies) await send(name, credentials[name], body, 401);
         }
       }
       checked++;
     }
-    console.log(`auth-required: ${registered().length} routes, ${registered().filter((key) => accessOf(key) === 'public').length} public, ${checked} refusing callers without credentials (${Object.keys(CHECKED_BEFORE_SIGN_IN).length} checking the body first), ${sent} requests`);
+    console.log(`auth-required: ${registered().length} routes, ${registered().filter((key) => accessOf(key) === 'public').length} public, ${checked} refusing callers without credentials, ${sent} requests`);
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(60);
   });
