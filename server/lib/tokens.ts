@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { tokens, users } from '../db/schema';
+import { perDatabase } from '../db/per-database';
 
 export type TokenPurpose = (typeof tokens.$inferSelect)['purpose'];
 export type UserRow = typeof users.$inferSelect;
@@ -78,10 +79,9 @@ export function accessTokenParams(secret: string, idleMinutes: number, now: Date
  * statement (issue 14: building the query each time was a sixth of the CPU of a simple read; on
  * PostgreSQL the statement is also parsed once per connection).
  */
-function prepareAccessTokenLookup(db: Db) {
-  return db.select({ token: tokens, user: users }).from(tokens).innerJoin(users, eq(users.id, tokens.userId)).where(liveAccessToken()).prepare('find_access_token');
-}
-const accessTokenLookups = new WeakMap<Db, ReturnType<typeof prepareAccessTokenLookup>>();
+const accessTokenLookup = perDatabase((db) =>
+  db.select({ token: tokens, user: users }).from(tokens).innerJoin(users, eq(users.id, tokens.userId)).where(liveAccessToken()).prepare('find_access_token'),
+);
 
 /**
  * Marks a live token used, at most once a minute per token (`TOUCH_INTERVAL_MS`): a request does
@@ -103,9 +103,7 @@ export async function touchAccessToken(db: Db, token: { id: number; lastUsedAt: 
  * once a minute per token.
  */
 export async function findAccessToken(db: Db, secret: string, idleMinutes: number, now = new Date()) {
-  let lookup = accessTokenLookups.get(db);
-  if (!lookup) accessTokenLookups.set(db, (lookup = prepareAccessTokenLookup(db)));
-  const [row] = await lookup.execute(accessTokenParams(secret, idleMinutes, now));
+  const [row] = await accessTokenLookup(db).execute(accessTokenParams(secret, idleMinutes, now));
   if (!row) return null;
   await touchAccessToken(db, row.token, now);
   return row;

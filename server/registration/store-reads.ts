@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Flow } from '../../src/core/flow';
 import type { Db } from '../db';
+import { perDatabase } from '../db/per-database';
 import { partners, payments, registrationRequests, timelineItems, tokens, users } from '../db/schema';
 import { forbidden } from '../lib/http-errors';
 import { accessTokenParams, liveAccessToken, touchAccessToken, type UserRow } from '../lib/tokens';
@@ -17,7 +18,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;
 
 /** The request of an id, or undefined. */
-export async function byId(db: Executor, id: number): Promise<RequestRow | undefined> {
+export async function requestById(db: Executor, id: number): Promise<RequestRow | undefined> {
   const [row] = await db.select().from(registrationRequests).where(eq(registrationRequests.id, id));
   return row;
 }
@@ -64,12 +65,7 @@ function prepareReads(db: Db) {
   };
 }
 
-const prepared = new WeakMap<Db, ReturnType<typeof prepareReads>>();
-function readStatements(db: Db) {
-  let statements = prepared.get(db);
-  if (!statements) prepared.set(db, (statements = prepareReads(db)));
-  return statements;
-}
+const readStatements = perDatabase(prepareReads);
 
 /** The user's request in this flow, created at the flow's first step on first use. */
 export async function openRequest(db: Db, user: UserRow, flow: Flow): Promise<RequestRow> {
@@ -139,7 +135,7 @@ function prepareSignedInReads(db: Db) {
   };
 }
 
-const preparedSignedIn = new WeakMap<Db, ReturnType<typeof prepareSignedInReads>>();
+const signedInStatements = perDatabase(prepareSignedInReads);
 
 export interface SignedInRequest {
   token: typeof tokens.$inferSelect;
@@ -165,19 +161,13 @@ export async function signedInRequest(
   options: { withExtras?: boolean } = {},
   now = new Date(),
 ): Promise<SignedInRequest | null> {
-  let statements = preparedSignedIn.get(db);
-  if (!statements) preparedSignedIn.set(db, (statements = prepareSignedInReads(db)));
+  const statements = signedInStatements(db);
   const params = { ...accessTokenParams(secret, idleMinutes, now), registrationType };
   const [found] = options.withExtras ? await statements.withExtras.execute(params) : await statements.plain.execute(params);
   if (!found) return null;
   await touchAccessToken(db, found.token, now);
   const extras = 'extras' in found && found.request ? parseExtras(found.extras) : null;
   return { token: found.token, user: found.user, partner: found.partner, prices: parsePrices(found.prices), request: found.request, extras };
-}
-
-/** The request of an id (operators), or undefined. */
-export async function requestById(db: Db, id: number): Promise<RequestRow | undefined> {
-  return byId(db, id);
 }
 
 /** Every request of a user, oldest first (the data export, issue 32). */

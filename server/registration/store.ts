@@ -2,11 +2,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { codesInCurrentRevision, correspondenceTargets, PREVIOUS_REVISION_IDS } from '../db/caen';
 import { registrationRequests, users } from '../db/schema';
+import { perDatabase } from '../db/per-database';
 import { HttpError } from '../lib/http-errors';
 import type { RequestRow } from './model';
 import { extrasSql, parseExtras, requestExtras, signatureFileIdSql, type RequestExtras } from './request-extras';
 import { signatureFileIdOf } from './signature';
-import { byId, type Executor, type Tx } from './store-reads';
+import { requestById, type Executor, type Tx } from './store-reads';
 
 /**
  * The request store: the ONLY module that writes `registration_requests`, and with its reads
@@ -87,7 +88,7 @@ async function mergeInto(
   change: (current: RequestRow) => RequestChanges | null | Promise<RequestChanges | null>,
 ): Promise<RequestRow | null> {
   for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt++) {
-    const current = await byId(db, id);
+    const current = await requestById(db, id);
     if (!current) return null;
     const changes = await change(current);
     if (!changes) return current;
@@ -150,7 +151,7 @@ function prepareMove(db: Db) {
     .prepare('move_request_with_extras');
 }
 
-const preparedMoves = new WeakMap<Db, ReturnType<typeof prepareMove>>();
+const preparedMove = perDatabase(prepareMove);
 
 /**
  * `moveRequest` for a step call that answers with the request: the moved row and what its answer
@@ -168,9 +169,7 @@ export async function moveRequestWithExtras(
     const moved = await moveRequest(db, row, changes);
     return moved && { request: moved, extras: await requestExtras(db, { id: moved.id, userId: moved.userId, partnerId, signatureFileId: signatureFileIdOf(moved.formData) }) };
   }
-  let statement = preparedMoves.get(db);
-  if (!statement) preparedMoves.set(db, (statement = prepareMove(db)));
-  const [moved] = await statement.execute({
+  const [moved] = await preparedMove(db).execute({
     id: row.id,
     version: row.version,
     nextVersion: row.version + 1,
@@ -220,7 +219,7 @@ export async function saveOverview(db: Db, row: RequestRow, changes: { profile: 
  * address form): kept whatever else was written meanwhile, re-applied on the newest version.
  */
 export async function mergeProfile(db: Db, requestId: number, values: Record<string, unknown>): Promise<RequestRow | null> {
-  if (!Object.keys(values).length) return byId(db, requestId).then((r) => r ?? null);
+  if (!Object.keys(values).length) return requestById(db, requestId).then((r) => r ?? null);
   return mergeInto(db, requestId, (current) => ({ profile: { ...current.profile, ...values } }));
 }
 
