@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users } from '../db/schema';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { dossierPayments } from '../payment/billing';
 import { applicantName, type RequestRow } from '../registration/model';
@@ -86,10 +84,4 @@ export async function signedDocumentFile(app: FastifyInstance, actor: Actor, dos
   if (!document || !data) throw new HttpError(404, OPS_MESSAGES.noSignedDocument);
   await recordAudit(app.db, { ...actor, action: READ_ACTIONS.file, requestId: row.id, after: { kind: document.kind, id: document.id } });
   return { document, data };
-}
-
-/** The e-mail of the dossier's applicant (where a mail about it goes). */
-export async function applicantEmail(app: FastifyInstance, row: RequestRow): Promise<string> {
-  const [owner] = await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
-  return owner.email;
 }

@@ -11,6 +11,7 @@ import { staleStep } from './model';
 import { checkCodes, cnpProblem, codesOf, MESSAGES, nameProblem, overviewOptions, overviewStep } from './overview';
 import { loadRequest } from './serialize';
 import { saveOverview } from './store';
+import { escapeLike } from '../lib/like';
 
 /**
  * The overview step's own calls (spec 001 §2 item 4, §5, §7; routes in server/routes/overview.ts):
@@ -33,9 +34,6 @@ export interface OverviewUpdate {
   field?: Field;
   value?: unknown;
 }
-
-/** The term with the wildcard characters of LIKE escaped. */
-const likeEscaped = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** For each Rev.3 class, the Rev.2 codes starting with the searched digits that it replaces. */
 async function replacedCodes(db: Db, ids: number[], pattern: string): Promise<Map<number, string[]>> {
@@ -61,9 +59,9 @@ export async function searchCaenCodes(db: Db, search: string | undefined, offset
   if (term && term.length < MIN_SEARCH) throw new FieldValidationError({ search_term: ['Introdu cel puțin 3 caractere.'] });
   const conditions: SQL[] = [eq(caenCodes.revision, CURRENT_CAEN_REVISION)];
   const digits = term.replace(/[.\s]/g, '');
-  const oldCodes = /^\d+$/.test(digits) ? `${likeEscaped(digits)}%` : null;
+  const oldCodes = /^\d+$/.test(digits) ? `${escapeLike(digits)}%` : null;
   if (term) {
-    const byName = ilike(caenCodes.searchName, `%${likeEscaped(searchKey(term))}%`);
+    const byName = ilike(caenCodes.searchName, `%${escapeLike(searchKey(term))}%`);
     // An old Rev.2 code finds the Rev.3 classes that replace it ("6201" → 6210).
     const byCode = oldCodes
       ? or(

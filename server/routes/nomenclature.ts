@@ -5,6 +5,7 @@ import { activities, cities, counties, lostReasons, maritalStatuses } from '../d
 import { FieldValidationError } from '../lib/http-errors';
 import { dbId, dbOffset } from '../lib/input-limits';
 import { arrayOf, bool, int, nullStr, obj, page, replies, str } from '../lib/api-schemas';
+import { escapeLike } from '../lib/like';
 
 const county = obj({ id: int, name: str, code: str });
 /**
@@ -21,9 +22,6 @@ const pageParams = {
   required: ['offset', 'limit'],
   properties: { offset: dbOffset, limit: { type: 'integer', minimum: 1, maximum: 100 } },
 } as const;
-
-/** The wildcard characters of LIKE escaped. */
-const escapeLike = (key: string) => key.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `%term%` for LIKE, diacritics and case ignored. */
 function likeTerm(term: string): string {

@@ -4,7 +4,7 @@ import { FieldValidationError } from '../lib/http-errors';
 import { arrayOf, bool, int, nullStr, obj, replies, str } from '../lib/api-schemas';
 import { runRetention } from '../privacy/retention';
 import { recordAudit } from '../staff/audit';
-import { guardOpsRoutes } from './ops';
+import { guardOpsRoutes } from '../ops/guard';
 import type { AuditAction } from '../../src/core/audit';
 
 export const RETENTION_MESSAGES = {

@@ -4,11 +4,12 @@ import { dbId } from '../lib/input-limits';
 import { multipartBody, uploadsInOrder } from '../lib/multipart';
 import { arrayOf, obj, otherReplies, ref, replies } from '../lib/api-schemas';
 import { eraseOnRequest } from '../ops/erasure';
-import { applicantEmail, dossierView, findDossier, listDossiers, readDossier, signedDocumentFile } from '../ops/dossiers';
+import { dossierView, findDossier, listDossiers, readDossier, signedDocumentFile } from '../ops/dossiers';
 import { guardOpsRoutes, operatorOf, opsActorOf } from '../ops/guard';
 import { OPS_MESSAGES } from '../ops/messages';
 import { TRADE_REGISTER_MAX_BYTES, TRADE_REGISTER_MAX_FILES, addTimelineItem, attachTradeRegisterDocuments } from '../registration/timeline';
 import { createStaffUser, staffView, type StaffRole } from '../staff/accounts';
+import { requestOwner } from '../registration/store';
 import { askForMissingDocuments } from '../staff/dossier-actions';
 import { encryptExistingFiles } from '../storage/encrypt-existing';
 import {
@@ -28,7 +29,6 @@ import {
 import { staffMemberSchema } from './staff';
 
 export { OPS_MESSAGES } from '../ops/messages';
-export { guardOpsRoutes } from '../ops/guard';
 
 /**
  * The operator API (`npm run ops`, scripts/ops.ts): staff add status-timeline items and the trade
@@ -163,7 +163,7 @@ export default (async (app) => {
     { schema: { params: dossierParams, body: missingDocumentsBody, response: replies(mailQueued, 'The mail queued to the applicant (201)') } },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const mail = await askForMissingDocuments(app, row, await applicantEmail(app, row), request.body.message, opsActorOf(request));
+      const mail = await askForMissingDocuments(app, row, (await requestOwner(app.db, row.id)).email, request.body.message, opsActorOf(request));
       return reply.code(201).send({ message: OPS_MESSAGES.mailQueued, payload: mail });
     },
   );

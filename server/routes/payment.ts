@@ -8,8 +8,9 @@ import type { UserRow } from '../lib/tokens';
 import { PAYMENT_MESSAGES, cancelBuiltin, checkoutPage, payBuiltin, simulatePayment, startCheckout } from '../payment/checkout';
 import { StripeCheckout } from '../payment/stripe';
 import { handleStripeEvent } from '../payment/webhook';
+import { stepBody } from '../registration/step-endpoints';
 
-export { PAYMENT_MESSAGES, REDIRECT_ENDPOINT, type RedirectErrorCode } from '../payment/checkout';
+export { PAYMENT_MESSAGES } from '../payment/checkout';
 
 /** The redirect's answer: where to pay, or why not (`RedirectErrorCode`). */
 const redirectAnswer = obj({ success: bool, error_code: { type: ['string', 'null'], enum: ['already_paid', 'payment_unavailable', null] }, redirect_url: nullStr });
@@ -33,12 +34,6 @@ const priceBody = {
   type: 'object',
   required: ['selected_stripe_id'],
   properties: { selected_stripe_id: { type: 'string', minLength: 1, maxLength: 200 } },
-} as const;
-
-const stepBody = {
-  type: 'object',
-  required: ['current_step_identifier'],
-  properties: { current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const;
 
 const paymentParams = {

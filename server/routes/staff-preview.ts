@@ -9,6 +9,7 @@ import { checkFlows, checkInput, flowEndpoints, readFlowFiles } from '../flows/c
 import { FLOWS_DIR, SCHEMAS_DIR, readSchemas, stepAjv } from '../flows/registry';
 import { FieldValidationError, HttpError, fieldErrorsFromValidation } from '../lib/http-errors';
 import type { FastifyError } from 'fastify';
+import { stepBodySchema } from '../registration/step-endpoints';
 
 /** A flow file's name in the preview folder: `new-pfa.json`. */
 const FILE_NAME = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,60}\\.json$' } as const;
@@ -150,12 +151,7 @@ const staffPreviewRoutes: FastifyPluginAsync<{ guard: onRequestHookHandler }> = 
       let schema: unknown = null;
       if (endpoint === step.submit.endpoint) {
         if (!ajv.getSchema(step.schema)) throw new HttpError(422, `Schema ${step.schema} nu există în schemas/.`);
-        schema = {
-          allOf: [
-            { type: 'object', required: ['current_step_identifier'], properties: { current_step_identifier: { type: 'string', minLength: 1, maxLength: 100 } } },
-            { $ref: `${step.schema}#` },
-          ],
-        };
+        schema = stepBodySchema(step.schema);
       } else schema = app.registeredRoutes.find((r) => r.url === endpoint && [r.method].flat().includes('POST'))?.schema?.body ?? null; // a branch (mark-as-lost) or follow-up call: that route's own body schema
       if (!schema) return { message: '', payload: { endpoint, body, checked: false } };
       let validate: ReturnType<typeof ajv.compile>;

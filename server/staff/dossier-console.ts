@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { resolveFlow } from '../../src/core/flow';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { dossierPayments } from '../payment/billing';
-import { flowContext } from '../registration/model';
+import { applicantName, flowContext } from '../registration/model';
 import { codesOf } from '../registration/overview';
 import { serializeRequest } from '../registration/serialize';
 import { signatureFileIdOf } from '../registration/signature';
@@ -39,11 +39,6 @@ export interface ConsoleQuery {
 
 const fileUrl = (dossier: number, file: number) => `/api/staff/dossiers/${dossier}/files/${file}`;
 
-function applicantName(lastName: string | null, firstName: string | null): string | null {
-  const name = [lastName, firstName].filter((p) => typeof p === 'string' && p.trim()).join(' ');
-  return name || null;
-}
-
 /** The position (1-based) of a step in its flow file, or null when the flow has no such step any more. */
 function stepNumber(app: FastifyInstance, registrationType: number, stepId: string): number | null {
   const flow = app.flows.byType[registrationType as 1 | 2];
@@ -57,7 +52,7 @@ function itemOf(app: FastifyInstance, row: ItemRow) {
   return {
     id: row.id,
     email: row.email,
-    name: applicantName(row.lastName, row.firstName),
+    name: applicantName({ last_name: row.lastName, first_name: row.firstName }),
     cnp: row.cnp,
     cui: row.cui,
     registration_type: row.registrationType,

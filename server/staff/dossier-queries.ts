@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
 import { files, partners, registrationRequests, timelineItems, users } from '../db/schema';
 import type { RequestRow } from '../registration/model';
+import { escapeLike } from '../lib/like';
 
 /**
  * The staff's queries across dossiers: the operator console's search and paging
@@ -12,7 +13,7 @@ import type { RequestRow } from '../registration/model';
  */
 
 /** A LIKE pattern: `term` anywhere, its wildcard characters escaped. */
-const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeTerm = (term: string) => `%${escapeLike(term)}%`;
 
 /** The requests of the user with this e-mail (operators), the new-PFA request first. */
 export async function requestsByEmail(db: Db, email: string): Promise<RequestRow[]> {
