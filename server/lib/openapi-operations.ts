@@ -10,7 +10,7 @@
  * (`flowOperations`: a step's submit is named by its step id). tests/server/openapi-operations.test.ts
  * fails for a route without a row and for a row without a route: a new route needs its row here.
  */
-import { stepVersions, type Flow } from '../../src/core/flow';
+import { routedStepVersions, type Flow } from '../../src/core/flow';
 
 /** The document's tags: every operation has one. */
 export const TAGS = [
@@ -196,9 +196,11 @@ export function flowOperations(flows: readonly Flow[]): Map<string, OperationInf
     add(`GET ${flow.api.open}`, `get${name}Request`, `The registration request (${flow.id} flow), opened if needed`);
     add(`POST ${flow.api.previous}`, `previous${name}Step`, `Go back one step (${flow.id} flow)`);
     add(`POST ${flow.api.next}`, `next${name}Step`, `Go forward over a step already answered (${flow.id} flow)`);
-    for (const { step, variant, dropped } of stepVersions(flow)) {
+    // The versions the step routes are made from (server/registration/step-endpoints.ts): each
+    // endpoint is named after the first version that sends to it.
+    for (const { step, variant } of routedStepVersions(flow)) {
       const endpoint = step.submit?.endpoint;
-      if (dropped || !endpoint) continue;
+      if (!endpoint) continue;
       const stepName = step.name?.split('.').pop() ?? step.id;
       add(
         `POST ${endpoint}`,

@@ -1,4 +1,4 @@
-import { stepVersions, type Flow } from '../../src/core/flow';
+import { routedStepVersions, stepVersions, type Flow } from '../../src/core/flow';
 import { STEP_RULES } from './step-rules';
 
 /** What the route of one step endpoint needs to know, from every version of the steps that submit to it. */
@@ -12,15 +12,13 @@ export interface StepEndpoint {
 }
 
 /**
- * The endpoints a flow's ready steps submit to, in the base flow or in any variant of it: the base
- * steps' first (file order), then those only a variant names, each once. A step is ready as the base
- * flow writes it (a variant does not open a pending step). An endpoint takes the schema of the step
+ * The endpoints a flow's ready steps submit to, in the base flow or in any variant of it
+ * (`routedStepVersions`), each once. An endpoint takes the schema of the step
  * version that names it: a patch that keeps its step's endpoint keeps the base step's body schema.
  */
 export function stepEndpoints(flow: Flow): Map<string, StepEndpoint> {
-  const versions = stepVersions(flow).filter((v) => v.base.status !== 'pending');
   const endpoints = new Map<string, StepEndpoint>();
-  for (const { step, variant, patch } of [...versions.filter((v) => v.variant === null), ...versions.filter((v) => v.variant !== null)]) {
+  for (const { step, variant, patch } of routedStepVersions(flow)) {
     const endpoint = step.submit.endpoint;
     const known = endpoints.get(endpoint);
     const namesIt = variant === null || !!patch?.submit?.endpoint;

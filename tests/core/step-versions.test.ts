@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepVersions, type Flow } from '../../src/core/flow';
+import { routedStepVersions, stepVersions, type Flow } from '../../src/core/flow';
 
 const step = (id: string, endpoint: string) => ({ id, path: id, schema: `${id}.json`, title: id, submit: { endpoint } }) as Flow['steps'][number];
 
@@ -36,5 +36,17 @@ describe('stepVersions', () => {
     const before = structuredClone(flow);
     expect(stepVersions(flow).some((v) => v.step.id === 'c')).toBe(false);
     expect(flow).toEqual(before);
+  });
+});
+
+describe('routedStepVersions', () => {
+  it('keeps the ready steps, the base steps first, then the variants\' versions', () => {
+    const withPending = { ...flow, steps: [...flow.steps, { ...step('c', '/c'), status: 'pending' }], variants: [...flow.variants!, { id: 'v3', when: {}, steps: { c: { title: 'open' } } }] } as unknown as Flow;
+    expect(routedStepVersions(withPending).map((v) => [v.step.id, v.variant])).toEqual([
+      ['a', null],
+      ['b', null],
+      ['a', 'v2'],
+      ['b', 'v1'],
+    ]);
   });
 });

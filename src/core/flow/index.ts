@@ -2,7 +2,7 @@ export * from './types';
 export { evaluate } from './conditions';
 export { readPointer } from './pointer';
 export { mergePatch, resolveFlow, type ResolvedFlow } from './resolve';
-export { stepVersions, type StepVersion } from './versions';
+export { routedStepVersions, stepVersions, type StepVersion } from './versions';
 export * from './navigation';
 export { buildPayload, planSubmit, storedStepData, type SubmitPlan } from './payload';
 export { requestContext } from './context';

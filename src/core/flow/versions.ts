@@ -34,3 +34,14 @@ export function stepVersions(flow: Flow): StepVersion[] {
   }
   return versions;
 }
+
+/**
+ * The versions the server makes a route for: those of the ready steps (a variant does not open a
+ * step the base flow marks pending), the base steps first (file order), then the variants'. The
+ * step endpoints (server/registration/step-endpoints.ts) and their operations in the API
+ * description (server/lib/openapi-operations.ts) both read it, so they name the same routes.
+ */
+export function routedStepVersions(flow: Flow): StepVersion[] {
+  const versions = stepVersions(flow).filter((v) => v.base.status !== 'pending');
+  return [...versions.filter((v) => v.variant === null), ...versions.filter((v) => v.variant !== null)];
+}
