@@ -6,6 +6,8 @@
  * pages, do not import each other.
  */
 
+import type { Manifest } from 'vite';
+
 /**
  * The guest pages (issue 14: the first page every applicant sees). Each gets its own HTML document,
  * prerendered at build time, that loads only its own light entry (`entry`, built by vite.guest.config.ts
@@ -38,13 +40,6 @@ export const OTHER_LANGUAGE_TEXTS = /(?:^|[\\/])locales[\\/](?!ro[\\/])[^\\/]+[\
 /** Where vite.guest.config.ts writes its manifest, inside the output folder. */
 export const GUEST_MANIFEST = '.vite/guest-manifest.json';
 
-export interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-}
-
 /**
  * Everything a guest page loads before it is usable: its entry, then what it imports, statically or
  * dynamically, recursively, the entry first. The guest pages import everything statically today; a lazy
@@ -53,7 +48,7 @@ export interface ManifestChunk {
  * loads them when that language is chosen; the pages are in Romanian until then, and preloading them
  * made every visitor fetch three more files (issue 14).
  */
-export function pageChunks(manifest: Record<string, ManifestChunk>, entry: string): string[] {
+export function pageChunks(manifest: Manifest, entry: string): string[] {
   const seen = new Set<string>();
   const visit = (key: string) => {
     if (seen.has(key)) return;

@@ -21,21 +21,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { Manifest } from 'vite';
 import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES } from './guest-pages.ts';
 
-/** One entry of `.vite/manifest.json` (https://vite.dev/guide/backend-integration). */
-export interface ManifestChunk {
-  file: string;
-  name?: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-  assets?: string[];
-}
-export type Manifest = Record<string, ManifestChunk>;
 
 export const DEFAULT_FORBIDDEN = ['rjsf', 'ajv', 'signature_pad'];
 

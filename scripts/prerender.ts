@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { precompressDir } from './vite-plugin-precompress.ts';
-import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, type ManifestChunk, type NextPage } from './guest-pages.ts';
+import type { Manifest } from 'vite';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, type NextPage } from './guest-pages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -34,13 +35,13 @@ export const STEP_PAGE_CHUNKS = ['src/pages/flow/FlowLayout.tsx', 'src/pages/flo
 export const APP_AFTER_RENDER = ['src/shared/toaster-view.tsx'];
 
 /** index.html's entry and the chunks it imports: what every page of the app loads from its own HTML. */
-function entryFiles(manifest: Record<string, ManifestChunk>): string[] {
+function entryFiles(manifest: Manifest): string[] {
   const entry = manifest['index.html'];
   return entry ? [entry.file, ...(entry.imports ?? []).map((key) => manifest[key].file)] : [];
 }
 
 /** `keys` and their static imports, recursively, without the app's entry (index.html loads it anyway). */
-export function staticChunks(manifest: Record<string, ManifestChunk>, keys: string[]): string[] {
+export function staticChunks(manifest: Manifest, keys: string[]): string[] {
   const seen = new Set<string>();
   const visit = (key: string) => {
     if (seen.has(key) || key === 'index.html') return;
@@ -103,8 +104,8 @@ export function withModulePreloads(html: string, files: string[]): string {
 export function nextPageFiles(
   next: NextPage,
   own: string[],
-  app: Record<string, ManifestChunk>,
-  guest: Record<string, ManifestChunk>,
+  app: Manifest,
+  guest: Manifest,
   firstSteps: string[] = [],
 ): string[] {
   let files: string[];
@@ -151,8 +152,8 @@ export async function prerenderPages(dist: string): Promise<void> {
     stepShellAsks: (pathname: string) => Promise<{ open: string; registrationType: number; ahead: string[] }>;
     flowStartPaths: () => string[];
   };
-  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const guestManifest = JSON.parse(fs.readFileSync(path.join(dist, GUEST_MANIFEST), 'utf8')) as Record<string, ManifestChunk>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const guestManifest = JSON.parse(fs.readFileSync(path.join(dist, GUEST_MANIFEST), 'utf8')) as Manifest;
   const firstSteps = flowStartPaths().flatMap(stepShellModules);
   for (const { route, entry, next } of ROUTE_PAGES.filter((p) => p.prerender)) {
     const file = path.join(dist, 'pages', `${route.slice(1)}.html`);

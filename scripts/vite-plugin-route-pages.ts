@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES, type ManifestChunk } from './guest-pages.ts';
+import type { Manifest } from 'vite';
+import { GUEST_MANIFEST, pageChunks, ROUTE_PAGES } from './guest-pages.ts';
 import { prerenderPages, withLowPriorityScripts } from './prerender.ts';
 
 /**
@@ -12,7 +13,7 @@ import { prerenderPages, withLowPriorityScripts } from './prerender.ts';
  * all `fetchpriority="low"`: the page is prerendered, its first paint needs none of them
  * (`withLowPriorityScripts`).
  */
-export function routeHtml(indexHtml: string, manifest: Record<string, ManifestChunk>, entry: string): string {
+export function routeHtml(indexHtml: string, manifest: Manifest, entry: string): string {
   if (!manifest[entry]) throw new Error(`route-pages: no chunk for ${entry} in the guest manifest`);
   const keys = pageChunks(manifest, entry);
   const files = keys.map((key) => manifest[key].file);
@@ -63,7 +64,7 @@ export function routePages(
       sequential: true,
       async handler() {
         buildGuest(root, outDir);
-        const manifest = JSON.parse(fs.readFileSync(path.join(outDir, GUEST_MANIFEST), 'utf8')) as Record<string, ManifestChunk>;
+        const manifest = JSON.parse(fs.readFileSync(path.join(outDir, GUEST_MANIFEST), 'utf8')) as Manifest;
         const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
         for (const { route, entry } of pages) {
           const target = path.join(outDir, 'pages', `${route.replace(/^\//, '')}.html`);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { typeInto, type JourneyStart } from '../bench-journey.ts';
+import { ROUTE_PAGES } from '../guest-pages.ts';
 import { uniqueAddress } from '../../tests/unique-email.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -102,9 +103,9 @@ export async function journeys(origin: string, runs: number): Promise<JourneySta
 /** Every page the bench measures, each with the visitor it is measured as. */
 export async function targets(origin: string): Promise<Target[]> {
   const flows = [readFlow('new-pfa.json'), readFlow('existing-pfa.json')];
-  const list: Target[] = ['/login', '/register', '/register/account', '/password/forgot'].map((p) => ({ label: p, path: p, user: null }));
   // /register/account as a visitor who chose a type on /register sees it (without one it sends them back there).
-  list[2].storage = { registration: JSON.stringify({ type: flows[0].registrationType }) };
+  const chosen = { registration: JSON.stringify({ type: flows[0].registrationType }) };
+  const list: Target[] = ROUTE_PAGES.map(({ route }) => ({ label: route, path: route, user: null, ...(route === '/register/account' ? { storage: chosen } : {}) }));
   for (const flow of flows) {
     for (const step of flow.steps) {
       const { user, token } = await applicant(origin, flow);

@@ -1,6 +1,7 @@
 import { evaluate, formDataMeeting, mergePatch, resolveFlow, type Condition, type Flow, type FlowContext } from '../../src/core/flow';
 import { isKnownRouteName } from '../../src/core/routes';
-import { LANGUAGES, type CheckInput } from './check-input';
+import { LANGUAGES } from '../messages';
+import type { CheckInput } from './check-input';
 import type { Schemas } from './check-schemas';
 import { hasLocaleKey, LOCALE_KEY, slugProblems, stepProblems, text, type Json, type StepProblem } from './check-step';
 import { escapeSegment, isPlainObject, pointerSegments, toPointer, type Problem } from './problems';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LANGUAGES } from '../messages';
 import { STEP_RULES } from '../registration/step-rules';
 import { readJsonFile, readJsonFolder } from './json-file';
 import { isPlainObject, type Problem } from './problems';
@@ -12,9 +13,6 @@ import { FLOWS_DIR, SCHEMAS_DIR } from './registry';
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The languages whose locale files every key must be in. */
-export const LANGUAGES = ['ro', 'en'];
 
 export interface CheckInput {
   files: { file: string; flow: unknown }[];

@@ -1,4 +1,5 @@
-import { LANGUAGES, type CheckInput } from './check-input';
+import { LANGUAGES } from '../messages';
+import type { CheckInput } from './check-input';
 import type { Schemas } from './check-schemas';
 import { isPlainObject, pointerSegments, type Problem } from './problems';
 import { describeErrors } from './schema-errors';
