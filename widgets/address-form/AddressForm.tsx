@@ -68,7 +68,7 @@ const namesRequired = REQUIRED.has('first_name') && REQUIRED.has('last_name');
 const FORMS = {
   home: {
     names: ['first_name', 'last_name', 'place_of_birth'] as TextKey[],
-    required: (['first_name', 'last_name'] as Key[]).filter((key) => REQUIRED.has(key)).concat(requiredAddress),
+    required: userInfo.required as Key[],
     legend: 'steps:address.title',
   },
   correspondence: {
@@ -253,7 +253,7 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
               setNames({ county: name, city: '' });
             }}
             error={errors.county_id}
-            required={REQUIRED.has('county_id')}
+            required={required.includes('county_id')}
             places={places}
             t={t}
           />
@@ -273,7 +273,7 @@ export function AddressForm(props: AddressFormProps | CorrespondenceAddressFormP
               setNames((previous) => ({ ...previous, city: name }));
             }}
             error={errors.city_id}
-            required={REQUIRED.has('city_id')}
+            required={required.includes('city_id')}
             places={places}
             t={t}
           />
