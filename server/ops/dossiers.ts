@@ -5,7 +5,7 @@ import { applicantName, type RequestRow } from '../registration/model';
 import { signedDocumentsOf } from '../registration/signed-documents';
 import { requestById } from '../registration/store';
 import { timelineOf, tradeRegisterDocumentsOf } from '../registration/timeline';
-import { READ_ACTIONS, auditedSearchTerm, recordAudit, type Actor } from '../staff/audit';
+import { OPS_ACTOR, READ_ACTIONS, auditedSearchTerm, recordAudit } from '../staff/audit';
 import { dossierSummaries, requestsByEmail, type DossierSummaryRow } from '../staff/dossier-queries';
 import { OPS_MESSAGES } from './messages';
 
@@ -48,11 +48,11 @@ function summary(row: DossierSummaryRow) {
 }
 
 /** Dossiers newest first, those whose applicant's e-mail contains `search` when given (the search is audited, not its results). */
-export async function listDossiers(app: FastifyInstance, actor: Actor, search: string | undefined, limit: number) {
+export async function listDossiers(app: FastifyInstance, search: string | undefined, limit: number) {
   const term = search?.trim().toLowerCase();
   const rows = await dossierSummaries(app.db, { term, limit });
   // A search names a person: the search is recorded (issue 32), not its results.
-  if (term) await recordAudit(app.db, { ...actor, action: READ_ACTIONS.search, after: { search: auditedSearchTerm(term) } });
+  if (term) await recordAudit(app.db, { ...OPS_ACTOR, action: READ_ACTIONS.search, after: { search: auditedSearchTerm(term) } });
   return rows.map(summary);
 }
 
@@ -69,19 +69,19 @@ export async function dossierView(app: FastifyInstance, requestId: number) {
 }
 
 /** The dossier named `dossier`, shown to an operator (the read is audited). */
-export async function readDossier(app: FastifyInstance, actor: Actor, dossier: string) {
+export async function readDossier(app: FastifyInstance, dossier: string) {
   const row = await findDossier(app, dossier);
   const view = await dossierView(app, row.id);
-  await recordAudit(app.db, { ...actor, action: READ_ACTIONS.dossier, requestId: row.id });
+  await recordAudit(app.db, { ...OPS_ACTOR, action: READ_ACTIONS.dossier, requestId: row.id });
   return view;
 }
 
 /** One signed PDF of the dossier and its bytes (the read is audited); any other file: 404. */
-export async function signedDocumentFile(app: FastifyInstance, actor: Actor, dossier: string, id: number) {
+export async function signedDocumentFile(app: FastifyInstance, dossier: string, id: number) {
   const row = await findDossier(app, dossier);
   const document = (await signedDocumentsOf(app.db, row)).find((d) => d.id === id);
   const data = document ? await app.storage.get(document.storageKey) : null;
   if (!document || !data) throw new HttpError(404, OPS_MESSAGES.noSignedDocument);
-  await recordAudit(app.db, { ...actor, action: READ_ACTIONS.file, requestId: row.id, after: { kind: document.kind, id: document.id } });
+  await recordAudit(app.db, { ...OPS_ACTOR, action: READ_ACTIONS.file, requestId: row.id, after: { kind: document.kind, id: document.id } });
   return { document, data };
 }

@@ -2,14 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FieldValidationError, HttpError } from '../lib/http-errors';
 import { resolveOpsToken, sameToken } from '../lib/ops-token';
 import { bearerToken } from '../plugins/auth';
-import { opsActorName, withOpsActor, type Actor } from '../staff/audit';
+import { opsActorName, withOpsActor } from '../staff/audit';
 import { OPS_MESSAGES } from './messages';
 
 /** The operator `X-Ops-Actor` names (checked by the onRequest hook before any handler). */
 export const operatorOf = (request: FastifyRequest): string => opsActorName(request.headers['x-ops-actor']) ?? '';
-
-/** The operator as the audit log names them: no staff account, the `X-Ops-Actor` name. */
-export const opsActorOf = (request: FastifyRequest): Actor => ({ staffUserId: null, actor: operatorOf(request) });
 
 /**
  * The guard of every operator route, for each plugin of `/api/ops/…` routes (server/routes/ops.ts,

@@ -5,11 +5,12 @@ import { multipartBody, uploadsInOrder } from '../lib/multipart';
 import { arrayOf, obj, otherReplies, ref, replies } from '../lib/api-schemas';
 import { eraseOnRequest } from '../ops/erasure';
 import { dossierView, findDossier, listDossiers, readDossier, signedDocumentFile } from '../ops/dossiers';
-import { guardOpsRoutes, operatorOf, opsActorOf } from '../ops/guard';
+import { guardOpsRoutes, operatorOf } from '../ops/guard';
 import { OPS_MESSAGES } from '../ops/messages';
 import { TRADE_REGISTER_MAX_BYTES, TRADE_REGISTER_MAX_FILES, addTimelineItem, attachTradeRegisterDocuments } from '../registration/timeline';
 import { createStaffUser, staffView, type StaffRole } from '../staff/accounts';
 import { requestOwner } from '../registration/store';
+import { OPS_ACTOR } from '../staff/audit';
 import { askForMissingDocuments } from '../staff/dossier-actions';
 import { encryptExistingFiles } from '../storage/encrypt-existing';
 import {
@@ -89,12 +90,12 @@ export default (async (app) => {
         response: replies(arrayOf(obj(opsDossierSummary)), 'Dossiers, newest first'),
       },
     },
-    async (request) => ({ message: '', payload: await listDossiers(app, opsActorOf(request), request.query.search, request.query.limit) }),
+    async (request) => ({ message: '', payload: await listDossiers(app, request.query.search, request.query.limit) }),
   );
 
   app.get<DossierParams>('/ops/dossiers/:dossier', { schema: { params: dossierParams, response: replies(dossier) } }, async (request) => ({
     message: '',
-    payload: await readDossier(app, opsActorOf(request), request.params.dossier),
+    payload: await readDossier(app, request.params.dossier),
   }));
 
   /** One signed PDF of the dossier (the ids `GET /ops/dossiers/:dossier` lists); any other file: 404. */
@@ -107,7 +108,7 @@ export default (async (app) => {
       },
     },
     async (request, reply) => {
-      const { document, data } = await signedDocumentFile(app, opsActorOf(request), request.params.dossier, request.params.id);
+      const { document, data } = await signedDocumentFile(app, request.params.dossier, request.params.id);
       return reply
         .header('Content-Type', 'application/pdf')
         .header('Content-Length', String(data.length))
@@ -122,7 +123,7 @@ export default (async (app) => {
     { schema: { params: dossierParams, body: timelineBody, response: replies(obj({ item: ref('timeline-item.json'), dossier }), 'The item added, and the dossier (201)') } },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const item = await addTimelineItem(app, row, request.body, opsActorOf(request));
+      const item = await addTimelineItem(app, row, request.body, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.added, payload: { item, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -138,7 +139,7 @@ export default (async (app) => {
     },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const documents = await attachTradeRegisterDocuments(app, row, uploadsInOrder(request.body), opsActorOf(request));
+      const documents = await attachTradeRegisterDocuments(app, row, uploadsInOrder(request.body), OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.attached, payload: { documents, dossier: await dossierView(app, row.id) } });
     },
   );
@@ -152,7 +153,7 @@ export default (async (app) => {
       { preValidation: emptyBody, schema: { params: dossierParams, body: dateBody, response: replies(obj({ item: ref('timeline-item.json'), dossier }), `The ${type} item, and the dossier (201)`) } },
       async (request, reply) => {
         const row = await findDossier(app, request.params.dossier);
-        const item = await addTimelineItem(app, row, { type, date: request.body.date ?? undefined }, opsActorOf(request));
+        const item = await addTimelineItem(app, row, { type, date: request.body.date ?? undefined }, OPS_ACTOR);
         return reply.code(201).send({ message, payload: { item, dossier: await dossierView(app, row.id) } });
       },
     );
@@ -163,7 +164,7 @@ export default (async (app) => {
     { schema: { params: dossierParams, body: missingDocumentsBody, response: replies(mailQueued, 'The mail queued to the applicant (201)') } },
     async (request, reply) => {
       const row = await findDossier(app, request.params.dossier);
-      const mail = await askForMissingDocuments(app, row, (await requestOwner(app.db, row.id)).email, request.body.message, opsActorOf(request));
+      const mail = await askForMissingDocuments(app, row, (await requestOwner(app.db, row.id)).email, request.body.message, OPS_ACTOR);
       return reply.code(201).send({ message: OPS_MESSAGES.mailQueued, payload: mail });
     },
   );
